@@ -1,0 +1,132 @@
+//===- Facts.h - what a machine has, each fact with its source ------------===//
+//
+// The fact model of DESIGN.md section 3. Every fact carries a Source that says
+// where it came from: probed (which plugin, from which file or command),
+// declared (which facts file or project manifest) or overridden (which --set
+// flag or environment variable). Absence is represented by an empty optional
+// or an empty list: "no [[nvcc]]" means no toolkit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_FACTS_FACTS_H
+#define CUDADEPS_CORE_FACTS_FACTS_H
+
+#include "core/version/Version.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudadeps {
+
+struct Source {
+  enum class Kind { Probed, Declared, Overridden };
+  Kind How = Kind::Declared;
+  /// Probed: plugin name ("nvcc"); Declared: file path; Overridden:
+  /// "--set torch.cuda=12.4" or "CUDADEPS_FACTS".
+  std::string By;
+  /// Probed: the file or command the answer came from
+  /// ("/usr/local/cuda/bin/nvcc --version"); Declared: "file:line".
+  std::string From;
+
+  static Source probed(std::string Plugin, std::string From) {
+    return {Kind::Probed, std::move(Plugin), std::move(From)};
+  }
+  static Source declared(std::string File, std::string Where = {}) {
+    return {Kind::Declared, std::move(File), std::move(Where)};
+  }
+  static Source overridden(std::string By) {
+    return {Kind::Overridden, std::move(By), {}};
+  }
+  /// "probed by nvcc from /usr/local/cuda/bin/nvcc --version", ...
+  std::string describe() const;
+  bool operator==(const Source &) const = default;
+};
+
+struct DriverFacts {
+  std::optional<Version> KernelVersion; // kernel-mode driver, "570.86.15"
+  std::optional<Version> Cuda;          // user-mode driver's max CUDA, "12.8"
+  Source KernelSource;
+  Source CudaSource;
+  bool operator==(const DriverFacts &) const = default;
+};
+
+struct GpuFacts {
+  std::string Name;
+  Version ComputeCapability; // "9.0"
+  Source From;
+  /// "sm_90" for 9.0, "sm_120" for 12.0.
+  std::string smArch() const;
+  bool operator==(const GpuFacts &) const = default;
+};
+
+struct NvccFacts {
+  std::string Path;
+  Version Ver; // "12.8.93"
+  std::optional<unsigned> MaxGcc;   // newest gcc major nvcc accepts
+  std::optional<unsigned> MaxClang; // newest clang major nvcc accepts
+  std::vector<std::string> Archs;   // "sm_75", ... (empty = unknown)
+  Source From;
+  bool operator==(const NvccFacts &) const = default;
+};
+
+struct CompilerFacts {
+  std::string Path;
+  std::string Family; // "gcc" | "clang"
+  Version Ver;        // "13.3.0"
+  Source From;
+  bool operator==(const CompilerFacts &) const = default;
+};
+
+struct PythonFacts {
+  std::string Path;
+  Version Ver; // "3.12.3"
+  Source From;
+  /// "cp312"
+  std::string tag() const;
+  bool operator==(const PythonFacts &) const = default;
+};
+
+struct TorchFacts {
+  Version Ver;                 // "2.11.0+cu128"
+  std::optional<Version> Cuda; // torch.version.cuda; absent for CPU builds
+  std::optional<bool> Cxx11Abi;
+  Source From;
+  bool operator==(const TorchFacts &) const = default;
+};
+
+struct PlatformFacts {
+  std::string Os;   // "linux"
+  std::string Arch; // "x86_64"
+  std::optional<unsigned> Cpus;
+  std::optional<double> MemoryGib;
+  std::optional<Version> Glibc;
+  Source From;
+  /// "linux_x86_64"
+  std::string tag() const;
+  bool operator==(const PlatformFacts &) const = default;
+};
+
+struct PackageFact {
+  Version Ver;
+  Source From;
+  bool operator==(const PackageFact &) const = default;
+};
+
+/// Everything cudadeps knows about one machine.
+struct Facts {
+  std::optional<DriverFacts> Driver; // absent = no NVIDIA driver
+  std::vector<GpuFacts> Gpus;
+  std::vector<NvccFacts> Nvccs;
+  std::vector<CompilerFacts> Compilers;
+  std::optional<PythonFacts> Python;
+  std::optional<TorchFacts> Torch;
+  std::map<std::string, PackageFact> Packages; // installed distributions
+  std::optional<PlatformFacts> Platform;
+
+  bool operator==(const Facts &) const = default;
+};
+
+} // namespace cudadeps
+
+#endif

@@ -1,0 +1,97 @@
+//===- Version.h - PEP 440 and toolchain dotted versions ------------------===//
+//
+// One Version type covers PEP 440 versions (release segments, pre/post/dev,
+// local labels: "2.11.0+cu128", "1.5.0.post8", "3.0.0rc1") and the dotted forms
+// toolchains print ("12.8.93", "13.0", gcc "12.2.0", driver "570.86.15").
+// Ordering follows PEP 440: trailing zeros do not matter (12.8 == 12.8.0),
+// dev < pre (a < b < rc) < release < post, and a version with a local label
+// sorts after the same version without one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_VERSION_VERSION_H
+#define CUDADEPS_CORE_VERSION_VERSION_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudadeps {
+
+class Version {
+public:
+  enum class PreKind : uint8_t { Alpha, Beta, RC };
+
+  Version() = default;
+  /// A plain release version, e.g. Version({12, 8}).
+  explicit Version(std::vector<uint64_t> Release);
+
+  /// Parses PEP 440 (normalising case, separators, 'v' prefix, 'alpha' ->
+  /// 'a', 'c'/'pre'/'preview' -> 'rc', ...). Rejects anything else with a
+  /// message that says what was expected. Numbers too large for 64 bits are
+  /// an error, never a crash.
+  static llvm::Expected<Version> parse(llvm::StringRef Text);
+
+  const std::vector<uint64_t> &release() const { return Release; }
+  uint64_t major() const { return segment(0); }
+  uint64_t minor() const { return segment(1); }
+  uint64_t patch() const { return segment(2); }
+  /// Segment I of the release, 0 when absent.
+  uint64_t segment(size_t I) const {
+    return I < Release.size() ? Release[I] : 0;
+  }
+  uint64_t epoch() const { return Epoch; }
+  std::optional<std::pair<PreKind, uint64_t>> pre() const { return Pre; }
+  std::optional<uint64_t> post() const { return Post; }
+  std::optional<uint64_t> dev() const { return Dev; }
+  /// The local label without '+', e.g. "cu128"; empty when none.
+  const std::string &local() const { return Local; }
+
+  bool isPrerelease() const { return Pre.has_value() || Dev.has_value(); }
+
+  /// The same version without its local label ("2.11.0+cu128" -> "2.11.0").
+  Version withoutLocal() const;
+  /// Only the first N release segments ("12.8.93", 2 -> "12.8").
+  Version truncated(size_t N) const;
+  /// The smallest version that starts with this release prefix plus one
+  /// in segment I: nextPrefix(0) of 12.8 is 13.dev0 (used for ==12.*, ^, ~=).
+  Version bumped(size_t I) const;
+
+  /// Canonical PEP 440 text ("1.5.0.post8", "2.11.0+cu128", "1!2.0").
+  std::string str() const;
+
+  std::strong_ordering operator<=>(const Version &O) const;
+  bool operator==(const Version &O) const {
+    return (*this <=> O) == std::strong_ordering::equal;
+  }
+
+  // --- internal sentinels used by VersionSet bounds --------------------
+  /// The smallest version of this release (this release with .dev0 and no
+  /// pre/post): every pre-release of the release sorts at or after it.
+  Version lowestOfRelease() const;
+  /// A version sorting after every local and post variant of this version
+  /// (used for '>V' which excludes V's post and local releases, and '==V'
+  /// which admits any local label).
+  Version afterAllLocals() const;
+  Version afterAllPosts() const;
+
+private:
+  uint64_t Epoch = 0;
+  std::vector<uint64_t> Release;
+  std::optional<std::pair<PreKind, uint64_t>> Pre;
+  std::optional<uint64_t> Post;
+  std::optional<uint64_t> Dev;
+  std::string Local;
+  // Sentinel flags, never produced by parse().
+  bool MinOfRelease = false; // sorts before every version of this release
+  bool MaxLocal = false;     // sorts after every local variant
+  bool MaxPost = false;      // sorts after every post and local variant
+};
+
+} // namespace cudadeps
+
+#endif

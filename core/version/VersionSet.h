@@ -1,0 +1,91 @@
+//===- VersionSet.h - sets of versions as unions of intervals -------------===//
+//
+// A VersionSet is a finite union of disjoint, sorted intervals over Version.
+// It is closed under intersection, union and complement, which is exactly
+// what the PubGrub solver needs. Specifiers (PEP 440: ">=2.4,<3", "==12.*",
+// "~=1.5", "!=2.0", "*") parse into VersionSets.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_VERSION_VERSIONSET_H
+#define CUDADEPS_CORE_VERSION_VERSIONSET_H
+
+#include "core/version/Version.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudadeps {
+
+/// One end of an interval. An absent Value means unbounded.
+struct Bound {
+  std::optional<Version> Value;
+  bool Inclusive = false;
+  bool operator==(const Bound &) const = default;
+};
+
+/// [Lower, Upper] with each end inclusive, exclusive or unbounded; never empty
+/// once stored in a VersionSet.
+struct Interval {
+  Bound Lower;
+  Bound Upper;
+  bool contains(const Version &V) const;
+  bool operator==(const Interval &) const = default;
+};
+
+class VersionSet {
+public:
+  /// The empty set.
+  VersionSet() = default;
+  static VersionSet empty() { return VersionSet(); }
+  static VersionSet any();
+  static VersionSet exactly(const Version &V);
+  static VersionSet atLeast(const Version &V);   // >= V
+  static VersionSet greaterThan(const Version &V); // > V (strict, plain order)
+  static VersionSet lessThan(const Version &V);  // < V (strict, plain order)
+  static VersionSet atMost(const Version &V);    // <= V
+  /// [Low, High) - the usual "from this version up to the next" range.
+  static VersionSet between(const Version &Low, const Version &High);
+
+  /// Parses a comma-joined PEP 440 specifier list ("" or "*" = any).
+  /// Handles >=, <=, >, <, ==, !=, ~=, ===, and ==X.* / !=X.* prefix forms,
+  /// with PEP 440's rules for pre-releases and local labels of the specified
+  /// version (e.g. ">2.11" excludes 2.11.post1, "==2.11.0" admits
+  /// 2.11.0+cu128, "<2.11" excludes 2.11.0rc1).
+  static llvm::Expected<VersionSet> parse(llvm::StringRef Spec);
+
+  bool isEmpty() const { return Intervals.empty(); }
+  bool isAny() const;
+  bool contains(const Version &V) const;
+
+  VersionSet intersect(const VersionSet &O) const;
+  VersionSet unionWith(const VersionSet &O) const;
+  VersionSet complement() const;
+  /// this \ O
+  VersionSet minus(const VersionSet &O) const { return intersect(O.complement()); }
+  bool isSubsetOf(const VersionSet &O) const { return minus(O).isEmpty(); }
+  bool isDisjoint(const VersionSet &O) const { return intersect(O).isEmpty(); }
+
+  /// The single version if this set is exactly one version.
+  std::optional<Version> singleton() const;
+
+  const std::vector<Interval> &intervals() const { return Intervals; }
+
+  /// PEP 440 style text: "*" for any, "" for empty (callers word it),
+  /// ">=1.0,<2.0", "==12.8", ">=1.0,<2.0 || >=3.0" for several intervals.
+  std::string str() const;
+
+  bool operator==(const VersionSet &O) const = default;
+
+private:
+  explicit VersionSet(std::vector<Interval> I);
+  void normalize();
+  std::vector<Interval> Intervals;
+};
+
+} // namespace cudadeps
+
+#endif
