@@ -1,0 +1,51 @@
+//===- Cli.h - the cudadeps command line over the core library -------------===//
+#ifndef CUDADEPS_CLI_CLI_H
+#define CUDADEPS_CLI_CLI_H
+
+#include "cli/Options.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace cudadeps::cli {
+
+/// What every subcommand gets: its streams and where cudadeps is installed.
+struct Context {
+  llvm::raw_ostream &Out; // results (stdout)
+  llvm::raw_ostream &Err; // diagnostics (stderr)
+  std::string Prefix;     // install prefix: <prefix>/bin/cudadeps
+  bool Color = false;     // colour on stdout (a TTY and no NO_COLOR)
+
+  /// <prefix>/share/cudadeps/manifests
+  std::string installedRegistry() const;
+  /// <prefix>/lib/cudadeps/plugins
+  std::string installedPluginDir() const;
+};
+
+struct Command {
+  llvm::StringRef Name;
+  llvm::StringRef Summary;
+  llvm::StringRef Usage; // "MANIFEST..."
+  llvm::StringRef Description;
+  llvm::ArrayRef<OptionSpec> (*Options)();
+  int (*Run)(Context &, const ParsedOptions &);
+};
+
+/// The subcommand table (cli/Commands.cpp).
+llvm::ArrayRef<Command> commands();
+
+/// Runs cudadeps with Args (without argv[0]); returns the exit code.
+int run(llvm::ArrayRef<std::string> Args, Context &Ctx);
+
+/// Prints an error the way cudadeps prints errors and returns its exit code:
+/// located diagnostics as they are, anything else as "cudadeps: error: ...".
+int reportError(llvm::Error E, Context &Ctx, int Code = 2);
+
+} // namespace cudadeps::cli
+
+#endif

@@ -1,0 +1,67 @@
+//===- RunCli.h - run the built cudadeps binary in tests --------------------===//
+#ifndef CUDADEPS_TESTS_SUPPORT_RUNCLI_H
+#define CUDADEPS_TESTS_SUPPORT_RUNCLI_H
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudadeps::test {
+
+struct RunResult {
+  int Code = -1;
+  std::string Out;
+  std::string Err;
+};
+
+inline std::string readWhole(llvm::StringRef Path) {
+  auto B = llvm::MemoryBuffer::getFile(Path);
+  return B ? (*B)->getBuffer().str() : std::string();
+}
+
+/// Runs CUDADEPS_BINARY with Args. Env entries replace or add variables of
+/// the current environment; an entry with an empty value removes it.
+inline RunResult runCudadeps(const std::vector<std::string> &Args,
+                             const std::map<std::string, std::string> &Env = {},
+                             unsigned TimeoutSeconds = 120) {
+  llvm::SmallString<128> OutPath, ErrPath;
+  llvm::sys::fs::createTemporaryFile("cudadeps-out", "txt", OutPath);
+  llvm::sys::fs::createTemporaryFile("cudadeps-err", "txt", ErrPath);
+  std::vector<llvm::StringRef> Argv{CUDADEPS_BINARY};
+  for (const std::string &A : Args)
+    Argv.push_back(A);
+  std::vector<std::string> EnvStore;
+  for (char **E = environ; *E; ++E) {
+    llvm::StringRef KV(*E);
+    if (!Env.count(KV.split('=').first.str()))
+      EnvStore.push_back(KV.str());
+  }
+  EnvStore.push_back("NO_COLOR=1");
+  for (const auto &[K, V] : Env)
+    if (!V.empty())
+      EnvStore.push_back(K + "=" + V);
+  std::vector<llvm::StringRef> EnvRefs(EnvStore.begin(), EnvStore.end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""),
+                                                OutPath.str(), ErrPath.str()};
+  RunResult R;
+  std::string ErrMsg;
+  R.Code = llvm::sys::ExecuteAndWait(CUDADEPS_BINARY, Argv, EnvRefs, Redirects,
+                                     TimeoutSeconds, 0, &ErrMsg);
+  R.Out = readWhole(OutPath);
+  R.Err = readWhole(ErrPath) + ErrMsg;
+  llvm::sys::fs::remove(OutPath);
+  llvm::sys::fs::remove(ErrPath);
+  return R;
+}
+
+} // namespace cudadeps::test
+
+#endif
