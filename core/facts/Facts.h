@@ -127,6 +127,19 @@ struct Facts {
   bool operator==(const Facts &) const = default;
 };
 
+/// Adds what one probe found (\p From) to what others found (\p Into), for
+/// several probes that each contribute part of the facts:
+///  - driver: each of version and cuda is taken from From when From has it
+///    (with its source); a driver in From creates one in Into;
+///  - gpus: From's list replaces Into's when it is not empty (a GPU list is
+///    one observation of the machine, not something to add up);
+///  - nvcc and compiler: merged by path; an entry of From with a path Into
+///    already has replaces it in place, other entries are appended in order;
+///  - python, torch, platform: From's replaces Into's when present;
+///  - packages: by name, From's wins.
+/// Nothing in From removes anything from Into.
+void mergeFacts(Facts &Into, const Facts &From);
+
 } // namespace cudadeps
 
 #endif

@@ -1,0 +1,802 @@
+//===- FactsFile.cpp - reading and writing facts files (TOML) -------------===//
+
+#include "core/facts/FactsFile.h"
+#include "core/facts/FactsSchema.h"
+#include "core/support/Diagnostic.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+using namespace llvm;
+
+namespace cudadeps {
+
+namespace schema = facts_schema;
+
+/// More dotted parts than this in one key is refused before parsing: TOML++
+/// nests one table per part, recursively, and a hostile key with 100,000
+/// parts would overflow the stack.
+static constexpr unsigned MaxDottedParts = 32;
+static constexpr uint64_t MaxFactsFileSize = 64u << 20;
+
+//===----------------------------------------------------------------------===//
+// Checks on the raw text
+//===----------------------------------------------------------------------===//
+
+/// Finds a key with too many dotted parts ("[a.a.a. ... ]" or "a.a.a = 1"),
+/// scanning outside strings and comments. Returns its 1-based line and column.
+static std::optional<std::pair<unsigned, unsigned>>
+findOverlyDottedKey(StringRef Text) {
+  enum class State { Normal, Comment, Basic, Literal, MlBasic, MlLiteral };
+  State S = State::Normal;
+  unsigned Line = 1, Col = 1, Dots = 0;
+  for (size_t I = 0; I < Text.size(); ++I, ++Col) {
+    char C = Text[I];
+    if (C == '\n') {
+      if (S == State::Comment || S == State::Basic || S == State::Literal)
+        S = State::Normal;
+      if (S == State::Normal)
+        Dots = 0;
+      ++Line;
+      Col = 0;
+      continue;
+    }
+    switch (S) {
+    case State::Normal:
+      if (C == '#') {
+        S = State::Comment;
+      } else if (C == '"' || C == '\'') {
+        bool Multi = Text.substr(I, 3) == StringRef(std::string(3, C));
+        S = C == '"' ? (Multi ? State::MlBasic : State::Basic)
+                     : (Multi ? State::MlLiteral : State::Literal);
+        if (Multi) {
+          I += 2;
+          Col += 2;
+        }
+      } else if (C == '.') {
+        if (++Dots > MaxDottedParts)
+          return std::make_pair(Line, Col);
+      } else if (!(isAlnum(C) || C == '_' || C == '-' || C == ' ' ||
+                   C == '\t')) {
+        Dots = 0;
+      }
+      break;
+    case State::Comment:
+      break;
+    case State::Basic:
+    case State::MlBasic:
+      if (C == '\\') {
+        ++I;
+        ++Col;
+      } else if (C == '"') {
+        if (S == State::Basic) {
+          S = State::Normal;
+        } else if (Text.substr(I, 3) == "\"\"\"") {
+          I += 2;
+          Col += 2;
+          S = State::Normal;
+        }
+      }
+      break;
+    case State::Literal:
+    case State::MlLiteral:
+      if (C == '\'') {
+        if (S == State::Literal) {
+          S = State::Normal;
+        } else if (Text.substr(I, 3) == "'''") {
+          I += 2;
+          Col += 2;
+          S = State::Normal;
+        }
+      }
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Reports text that is not a facts file at all: NUL bytes or bytes that
+/// are not UTF-8. Such files are reported at 1:1.
+static bool checkIsText(StringRef Text, DiagnosticEngine &Diags) {
+  size_t Nul = Text.find('\0');
+  if (Nul != StringRef::npos) {
+    Diags.error(1, 1,
+                "not a facts file: it contains NUL bytes (offset " +
+                    Twine(Nul) + ")",
+                "a facts file is TOML text; write one with `cudadeps probe "
+                "--format toml`");
+    return false;
+  }
+  const UTF8 *Begin = reinterpret_cast<const UTF8 *>(Text.begin());
+  const UTF8 *End = reinterpret_cast<const UTF8 *>(Text.end());
+  const UTF8 *Cursor = Begin;
+  if (!isLegalUTF8String(&Cursor, End)) {
+    size_t Offset = Cursor - Begin;
+    StringRef Before = Text.take_front(Offset);
+    unsigned Line = 1 + Before.count('\n');
+    size_t LineStart = Before.rfind('\n');
+    unsigned Col = Offset - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1;
+    Diags.error(1, 1,
+                "not a facts file: it is not UTF-8 text (invalid byte at " +
+                    Twine(Line) + ":" + Twine(Col) + ")",
+                "a facts file is TOML text; write one with `cudadeps probe "
+                "--format toml`");
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+static StringRef typeName(toml::node_type T) {
+  switch (T) {
+  case toml::node_type::none:
+    return "nothing";
+  case toml::node_type::table:
+    return "table";
+  case toml::node_type::array:
+    return "array";
+  case toml::node_type::string:
+    return "string";
+  case toml::node_type::integer:
+    return "integer";
+  case toml::node_type::floating_point:
+    return "float";
+  case toml::node_type::boolean:
+    return "boolean";
+  case toml::node_type::date:
+    return "date";
+  case toml::node_type::time:
+    return "time";
+  case toml::node_type::date_time:
+    return "date-time";
+  }
+  return "value";
+}
+
+namespace {
+
+struct Entry {
+  std::string Key;
+  toml::source_region KeyWhere;
+  const toml::node *Node;
+};
+
+/// A TOML table's entries in the order they appear in the file (TOML++
+/// keeps them sorted by key), so that diagnostics come out in file order.
+std::vector<Entry> entriesInFileOrder(const toml::table &T) {
+  std::vector<Entry> Out;
+  for (auto &&[Key, Node] : T)
+    Out.push_back({std::string(Key.str()), Key.source(), &Node});
+  std::stable_sort(Out.begin(), Out.end(), [](const Entry &A, const Entry &B) {
+    return std::pair(A.KeyWhere.begin.line, A.KeyWhere.begin.column) <
+           std::pair(B.KeyWhere.begin.line, B.KeyWhere.begin.column);
+  });
+  return Out;
+}
+
+class TomlReader {
+public:
+  TomlReader(DiagnosticEngine &Diags, StringRef File)
+      : Diags(Diags), File(File.str()) {}
+
+  Facts read(const toml::table &Root);
+
+private:
+  void error(const toml::source_region &Where, const Twine &Message,
+             StringRef Hint = {}) {
+    Diags.error(Where.begin.line, Where.begin.column, Message, Hint);
+  }
+  Source sourceAt(const toml::source_region &Where) const {
+    return Source::declared(File, File + ":" + std::to_string(Where.begin.line));
+  }
+
+  void checkKeys(const toml::table &T, StringRef Table, StringRef Label);
+  bool requireKeys(const toml::table &T, StringRef Table, StringRef Label);
+
+  std::optional<std::string> getString(const toml::table &T, StringRef Key,
+                                       bool NonEmpty = false);
+  std::optional<Version> getVersion(const toml::table &T, StringRef Key);
+  std::optional<int64_t> getInteger(const toml::table &T, StringRef Key);
+  std::optional<double> getNumber(const toml::table &T, StringRef Key);
+  std::optional<bool> getBool(const toml::table &T, StringRef Key);
+  void expected(const toml::node &N, StringRef What, StringRef Key) {
+    error(N.source(), "expected " + What + " for '" + Key + "', found " +
+                          typeName(N.type()));
+  }
+
+  void readTable(StringRef Name, const toml::table &T);
+  void readArrayEntry(StringRef Name, const toml::table &T);
+  void readDriver(const toml::table &T);
+  void readGpu(const toml::table &T);
+  void readNvcc(const toml::table &T);
+  void readCompiler(const toml::table &T);
+  void readPython(const toml::table &T);
+  void readTorch(const toml::table &T);
+  void readPackages(const toml::table &T);
+  void readPlatform(const toml::table &T);
+
+  DiagnosticEngine &Diags;
+  std::string File;
+  Facts F;
+};
+
+} // namespace
+
+void TomlReader::checkKeys(const toml::table &T, StringRef Table,
+                           StringRef Label) {
+  ArrayRef<StringRef> Known = schema::keysOf(Table);
+  for (const Entry &E : entriesInFileOrder(T))
+    if (!is_contained(Known, E.Key))
+      error(E.KeyWhere, "unknown key '" + E.Key + "' in " + Label,
+            didYouMean(E.Key, Known));
+}
+
+bool TomlReader::requireKeys(const toml::table &T, StringRef Table,
+                             StringRef Label) {
+  bool Ok = true;
+  for (StringRef Key : schema::requiredKeysOf(Table)) {
+    if (!T.contains(std::string_view(Key.data(), Key.size()))) {
+      error(T.source(), "missing required key '" + Key + "' in " + Label);
+      Ok = false;
+    }
+  }
+  return Ok;
+}
+
+static const toml::node *lookup(const toml::table &T, StringRef Key) {
+  return T.get(std::string_view(Key.data(), Key.size()));
+}
+
+std::optional<std::string> TomlReader::getString(const toml::table &T,
+                                                 StringRef Key, bool NonEmpty) {
+  const toml::node *N = lookup(T, Key);
+  if (!N)
+    return std::nullopt;
+  const auto *S = N->as_string();
+  if (!S) {
+    expected(*N, "a string", Key);
+    return std::nullopt;
+  }
+  const std::string &Value = S->get();
+  if (Value.find('\0') != std::string::npos) {
+    error(N->source(), "'" + Key + "' contains a NUL character");
+    return std::nullopt;
+  }
+  if (NonEmpty && StringRef(Value).trim().empty()) {
+    error(N->source(), "'" + Key + "' must not be empty");
+    return std::nullopt;
+  }
+  return Value;
+}
+
+std::optional<Version> TomlReader::getVersion(const toml::table &T,
+                                              StringRef Key) {
+  std::optional<std::string> Text = getString(T, Key);
+  if (!Text)
+    return std::nullopt;
+  Version V;
+  if (auto Message = schema::checkVersion(*Text, Key, V)) {
+    error(lookup(T, Key)->source(), *Message);
+    return std::nullopt;
+  }
+  return V;
+}
+
+std::optional<int64_t> TomlReader::getInteger(const toml::table &T,
+                                              StringRef Key) {
+  const toml::node *N = lookup(T, Key);
+  if (!N)
+    return std::nullopt;
+  if (const auto *I = N->as_integer())
+    return I->get();
+  expected(*N, "an integer", Key);
+  return std::nullopt;
+}
+
+std::optional<double> TomlReader::getNumber(const toml::table &T,
+                                            StringRef Key) {
+  const toml::node *N = lookup(T, Key);
+  if (!N)
+    return std::nullopt;
+  if (const auto *I = N->as_integer())
+    return static_cast<double>(I->get());
+  if (const auto *D = N->as_floating_point())
+    return D->get();
+  expected(*N, "a number", Key);
+  return std::nullopt;
+}
+
+std::optional<bool> TomlReader::getBool(const toml::table &T, StringRef Key) {
+  const toml::node *N = lookup(T, Key);
+  if (!N)
+    return std::nullopt;
+  if (const auto *B = N->as_boolean())
+    return B->get();
+  expected(*N, "a boolean (true or false)", Key);
+  return std::nullopt;
+}
+
+void TomlReader::readDriver(const toml::table &T) {
+  checkKeys(T, "driver", "[driver]");
+  DriverFacts D;
+  D.KernelSource = D.CudaSource = sourceAt(T.source());
+  D.KernelVersion = getVersion(T, "version");
+  if (D.KernelVersion)
+    D.KernelSource = sourceAt(lookup(T, "version")->source());
+  D.Cuda = getVersion(T, "cuda");
+  if (D.Cuda)
+    D.CudaSource = sourceAt(lookup(T, "cuda")->source());
+  F.Driver = std::move(D);
+}
+
+void TomlReader::readGpu(const toml::table &T) {
+  checkKeys(T, "gpu", "[[gpu]]");
+  bool Ok = requireKeys(T, "gpu", "[[gpu]]");
+  GpuFacts G;
+  G.From = sourceAt(T.source());
+  if (auto Name = getString(T, "name"))
+    G.Name = *Name;
+  if (auto Text = getString(T, "compute_capability")) {
+    if (auto Message =
+            schema::checkComputeCapability(*Text, G.ComputeCapability)) {
+      error(lookup(T, "compute_capability")->source(), *Message);
+      Ok = false;
+    }
+  } else {
+    Ok = false;
+  }
+  if (Ok)
+    F.Gpus.push_back(std::move(G));
+}
+
+void TomlReader::readNvcc(const toml::table &T) {
+  checkKeys(T, "nvcc", "[[nvcc]]");
+  bool Ok = requireKeys(T, "nvcc", "[[nvcc]]");
+  NvccFacts N;
+  N.From = sourceAt(T.source());
+  auto Path = getString(T, "path", /*NonEmpty=*/true);
+  auto Ver = getVersion(T, "version");
+  Ok = Ok && Path && Ver;
+  if (Path)
+    N.Path = *Path;
+  if (Ver)
+    N.Ver = *Ver;
+  for (StringRef Key : {"max_gcc", "max_clang"}) {
+    std::optional<int64_t> Major = getInteger(T, Key);
+    if (!Major)
+      continue;
+    if (auto Message = schema::checkCompilerMajor(*Major, Key)) {
+      error(lookup(T, Key)->source(), *Message);
+      continue;
+    }
+    (Key == "max_gcc" ? N.MaxGcc : N.MaxClang) = static_cast<unsigned>(*Major);
+  }
+  if (const toml::node *Archs = lookup(T, "archs")) {
+    if (const auto *A = Archs->as_array()) {
+      for (const toml::node &Arch : *A) {
+        const auto *S = Arch.as_string();
+        if (!S) {
+          error(Arch.source(), "expected a string in 'archs', found " +
+                                   typeName(Arch.type()));
+          continue;
+        }
+        if (auto Message = schema::checkArch(S->get())) {
+          error(Arch.source(), *Message);
+          continue;
+        }
+        N.Archs.push_back(S->get());
+      }
+    } else {
+      expected(*Archs, "an array of strings", "archs");
+    }
+  }
+  if (Ok)
+    F.Nvccs.push_back(std::move(N));
+}
+
+void TomlReader::readCompiler(const toml::table &T) {
+  checkKeys(T, "compiler", "[[compiler]]");
+  bool Ok = requireKeys(T, "compiler", "[[compiler]]");
+  CompilerFacts C;
+  C.From = sourceAt(T.source());
+  auto Path = getString(T, "path", /*NonEmpty=*/true);
+  auto Family = getString(T, "family");
+  auto Ver = getVersion(T, "version");
+  if (Family) {
+    if (auto Message = schema::checkFamily(*Family)) {
+      error(lookup(T, "family")->source(), *Message,
+            schema::familyHint(*Family));
+      Family.reset();
+    }
+  }
+  if (Ok && Path && Family && Ver) {
+    C.Path = *Path;
+    C.Family = *Family;
+    C.Ver = *Ver;
+    F.Compilers.push_back(std::move(C));
+  }
+}
+
+void TomlReader::readPython(const toml::table &T) {
+  checkKeys(T, "python", "[python]");
+  bool Ok = requireKeys(T, "python", "[python]");
+  PythonFacts P;
+  P.From = sourceAt(T.source());
+  if (auto Path = getString(T, "path", /*NonEmpty=*/true))
+    P.Path = *Path;
+  auto Ver = getVersion(T, "version");
+  if (Ok && Ver) {
+    P.Ver = *Ver;
+    F.Python = std::move(P);
+  }
+}
+
+void TomlReader::readTorch(const toml::table &T) {
+  checkKeys(T, "torch", "[torch]");
+  bool Ok = requireKeys(T, "torch", "[torch]");
+  TorchFacts Torch;
+  Torch.From = sourceAt(T.source());
+  auto Ver = getVersion(T, "version");
+  Torch.Cuda = getVersion(T, "cuda");
+  Torch.Cxx11Abi = getBool(T, "cxx11_abi");
+  if (Ok && Ver) {
+    Torch.Ver = *Ver;
+    F.Torch = std::move(Torch);
+  }
+}
+
+void TomlReader::readPackages(const toml::table &T) {
+  for (const Entry &E : entriesInFileOrder(T)) {
+    if (StringRef(E.Key).trim().empty()) {
+      error(E.KeyWhere, "empty package name in [packages]");
+      continue;
+    }
+    const auto *S = E.Node->as_string();
+    if (!S) {
+      error(E.Node->source(), "expected a version string for package '" +
+                                  E.Key + "', found " +
+                                  typeName(E.Node->type()),
+            E.Node->is_table() ? "write one `name = \"version\"` line per "
+                                 "package"
+                               : "");
+      continue;
+    }
+    Version V;
+    if (auto Message = schema::checkVersion(S->get(), E.Key, V)) {
+      error(E.Node->source(), *Message);
+      continue;
+    }
+    F.Packages[E.Key] = PackageFact{std::move(V), sourceAt(E.KeyWhere)};
+  }
+}
+
+void TomlReader::readPlatform(const toml::table &T) {
+  checkKeys(T, "platform", "[platform]");
+  PlatformFacts P;
+  P.From = sourceAt(T.source());
+  if (auto Os = getString(T, "os", /*NonEmpty=*/true))
+    P.Os = *Os;
+  if (auto Arch = getString(T, "arch", /*NonEmpty=*/true))
+    P.Arch = *Arch;
+  if (auto Cpus = getInteger(T, "cpus")) {
+    if (auto Message = schema::checkCpus(*Cpus))
+      error(lookup(T, "cpus")->source(), *Message);
+    else
+      P.Cpus = static_cast<unsigned>(*Cpus);
+  }
+  if (auto Memory = getNumber(T, "memory_gib")) {
+    if (auto Message = schema::checkMemoryGib(*Memory))
+      error(lookup(T, "memory_gib")->source(), *Message);
+    else
+      P.MemoryGib = *Memory;
+  }
+  P.Glibc = getVersion(T, "glibc");
+  F.Platform = std::move(P);
+}
+
+void TomlReader::readTable(StringRef Name, const toml::table &T) {
+  if (Name == "driver")
+    readDriver(T);
+  else if (Name == "python")
+    readPython(T);
+  else if (Name == "torch")
+    readTorch(T);
+  else if (Name == "packages")
+    readPackages(T);
+  else if (Name == "platform")
+    readPlatform(T);
+}
+
+void TomlReader::readArrayEntry(StringRef Name, const toml::table &T) {
+  if (Name == "gpu")
+    readGpu(T);
+  else if (Name == "nvcc")
+    readNvcc(T);
+  else if (Name == "compiler")
+    readCompiler(T);
+}
+
+Facts TomlReader::read(const toml::table &Root) {
+  ArrayRef<StringRef> Tables = schema::tableNames();
+  for (const Entry &E : entriesInFileOrder(Root)) {
+    const toml::node &N = *E.Node;
+    if (!is_contained(Tables, E.Key)) {
+      bool IsTable = N.is_table() || N.is_array_of_tables();
+      error(E.KeyWhere,
+            Twine("unknown ") + (IsTable ? "table" : "key") + " '" + E.Key +
+                "'",
+            didYouMean(E.Key, Tables));
+      continue;
+    }
+    if (schema::isArrayTable(E.Key)) {
+      const auto *A = N.as_array();
+      if (!A) {
+        error(N.source(),
+              "expected an array of tables for '" + E.Key + "', found " +
+                  typeName(N.type()),
+              ("write [[" + E.Key + "]] once per entry"));
+        continue;
+      }
+      for (const toml::node &Element : *A) {
+        if (const auto *T = Element.as_table())
+          readArrayEntry(E.Key, *T);
+        else
+          error(Element.source(), "expected a table in '" + E.Key +
+                                      "', found " + typeName(Element.type()),
+                ("write [[" + E.Key + "]] once per entry"));
+      }
+      continue;
+    }
+    const auto *T = N.as_table();
+    if (!T) {
+      error(N.source(),
+            "expected a table for '" + E.Key + "', found " +
+                typeName(N.type()),
+            ("write [" + E.Key + "] and its keys on the lines below"));
+      continue;
+    }
+    readTable(E.Key, *T);
+  }
+  return std::move(F);
+}
+
+/// TOML++ says "Error while parsing key-value pair: expected '='"; make it
+/// a cudadeps diagnostic (lowercase, says what kind of error).
+static std::string syntaxMessage(std::string_view Description) {
+  std::string Message(Description);
+  StringRef Prefix = "Error while parsing ";
+  if (StringRef(Message).startswith(Prefix))
+    return "syntax error in " + Message.substr(Prefix.size());
+  if (!Message.empty())
+    Message[0] = toLower(Message[0]);
+  return "syntax error: " + Message;
+}
+
+Expected<Facts> parseFactsToml(StringRef Text, StringRef FileName) {
+  DiagnosticEngine Diags(FileName.str(), Text.str());
+  if (!checkIsText(Text, Diags))
+    return Diags.takeError();
+  if (auto Where = findOverlyDottedKey(Text)) {
+    Diags.error(Where->first, Where->second,
+                "key nested too deeply (more than " + Twine(MaxDottedParts) +
+                    " dotted parts)");
+    return Diags.takeError();
+  }
+  toml::parse_result Result = toml::parse(
+      std::string_view(Text.data(), Text.size()),
+      std::string_view(FileName.data(), FileName.size()));
+  if (!Result) {
+    const toml::parse_error &E = Result.error();
+    Diags.error(std::max<unsigned>(1, E.source().begin.line),
+                std::max<unsigned>(1, E.source().begin.column),
+                syntaxMessage(E.description()));
+    return Diags.takeError();
+  }
+  TomlReader Reader(Diags, FileName);
+  Facts F = Reader.read(Result.table());
+  if (Error E = Diags.takeError())
+    return E;
+  return F;
+}
+
+Expected<Facts> readFactsFile(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/true,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return make_error<DiagnosticError>(
+        SourceLocation{Path.str(), 0, 0},
+        "cannot read facts file: " + Buffer.getError().message());
+  if ((*Buffer)->getBufferSize() > MaxFactsFileSize)
+    return make_error<DiagnosticError>(
+        SourceLocation{Path.str(), 0, 0},
+        "facts file too large (" + std::to_string((*Buffer)->getBufferSize()) +
+            " bytes; at most " + std::to_string(MaxFactsFileSize) + ")");
+  return parseFactsToml((*Buffer)->getBuffer(), Path);
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+/// A TOML basic string. Bytes that are not UTF-8 cannot be written in TOML
+/// and become U+FFFD.
+static std::string quote(StringRef S) {
+  std::string Out = "\"";
+  const UTF8 *Cursor = reinterpret_cast<const UTF8 *>(S.begin());
+  const UTF8 *End = reinterpret_cast<const UTF8 *>(S.end());
+  bool Utf8 = isLegalUTF8String(&Cursor, End);
+  for (char C : S) {
+    unsigned char U = static_cast<unsigned char>(C);
+    switch (C) {
+    case '"':
+      Out += "\\\"";
+      continue;
+    case '\\':
+      Out += "\\\\";
+      continue;
+    case '\n':
+      Out += "\\n";
+      continue;
+    case '\t':
+      Out += "\\t";
+      continue;
+    case '\r':
+      Out += "\\r";
+      continue;
+    default:
+      break;
+    }
+    if (U < 0x20 || U == 0x7f)
+      Out += "\\u00" + utohexstr(U, /*LowerCase=*/false, /*Width=*/2);
+    else if (U >= 0x80 && !Utf8)
+      Out += "\\uFFFD";
+    else
+      Out += C;
+  }
+  Out += '"';
+  return Out;
+}
+
+static std::string tomlKey(StringRef Key) {
+  bool Bare = !Key.empty() && all_of(Key, [](char C) {
+    return isAlnum(C) || C == '_' || C == '-';
+  });
+  return Bare ? Key.str() : quote(Key);
+}
+
+/// The shortest text that reads back as the same double.
+static std::string formatNumber(double D) {
+  if (std::isfinite(D) && D == std::floor(D) && std::fabs(D) < 1e15)
+    return std::to_string(static_cast<int64_t>(D));
+  char Buffer[64];
+  auto [End, Ec] = std::to_chars(Buffer, Buffer + sizeof(Buffer), D);
+  std::string Text(Buffer, End);
+  if (Text == "inf")
+    return "inf";
+  if (Text.find_first_of(".en") == std::string::npos)
+    Text += ".0";
+  return Text;
+}
+
+static void comment(raw_ostream &OS, const Source &S) {
+  std::string Text = S.describe();
+  std::replace_if(
+      Text.begin(), Text.end(), [](char C) { return C == '\n' || C == '\r'; },
+      ' ');
+  OS << "# " << Text << '\n';
+}
+
+std::string writeFactsToml(const Facts &F) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "# cudadeps facts: what one machine has (read with --facts FILE)\n"
+     << "# a missing table means absent: no [[nvcc]] = no CUDA toolkit\n";
+  if (F.Driver) {
+    const DriverFacts &D = *F.Driver;
+    OS << '\n';
+    if (!D.KernelVersion && !D.Cuda)
+      comment(OS, D.KernelSource);
+    OS << "[driver]\n";
+    if (D.KernelVersion) {
+      comment(OS, D.KernelSource);
+      OS << "version = " << quote(D.KernelVersion->str()) << '\n';
+    }
+    if (D.Cuda) {
+      comment(OS, D.CudaSource);
+      OS << "cuda = " << quote(D.Cuda->str()) << '\n';
+    }
+  }
+  for (const GpuFacts &G : F.Gpus) {
+    OS << '\n';
+    comment(OS, G.From);
+    OS << "[[gpu]]\n";
+    if (!G.Name.empty())
+      OS << "name = " << quote(G.Name) << '\n';
+    OS << "compute_capability = "
+       << quote(facts_schema::computeCapabilityText(G.ComputeCapability))
+       << '\n';
+  }
+  for (const NvccFacts &N : F.Nvccs) {
+    OS << '\n';
+    comment(OS, N.From);
+    OS << "[[nvcc]]\n"
+       << "path = " << quote(N.Path) << '\n'
+       << "version = " << quote(N.Ver.str()) << '\n';
+    if (N.MaxGcc)
+      OS << "max_gcc = " << *N.MaxGcc << '\n';
+    if (N.MaxClang)
+      OS << "max_clang = " << *N.MaxClang << '\n';
+    if (!N.Archs.empty()) {
+      OS << "archs = [";
+      ListSeparator Sep(", ");
+      for (const std::string &Arch : N.Archs)
+        OS << Sep << quote(Arch);
+      OS << "]\n";
+    }
+  }
+  for (const CompilerFacts &C : F.Compilers) {
+    OS << '\n';
+    comment(OS, C.From);
+    OS << "[[compiler]]\n"
+       << "path = " << quote(C.Path) << '\n'
+       << "family = " << quote(C.Family) << '\n'
+       << "version = " << quote(C.Ver.str()) << '\n';
+  }
+  if (F.Python) {
+    OS << '\n';
+    comment(OS, F.Python->From);
+    OS << "[python]\n";
+    if (!F.Python->Path.empty())
+      OS << "path = " << quote(F.Python->Path) << '\n';
+    OS << "version = " << quote(F.Python->Ver.str()) << '\n';
+  }
+  if (F.Torch) {
+    OS << '\n';
+    comment(OS, F.Torch->From);
+    OS << "[torch]\n"
+       << "version = " << quote(F.Torch->Ver.str()) << '\n';
+    if (F.Torch->Cuda)
+      OS << "cuda = " << quote(F.Torch->Cuda->str()) << '\n';
+    if (F.Torch->Cxx11Abi)
+      OS << "cxx11_abi = " << (*F.Torch->Cxx11Abi ? "true" : "false") << '\n';
+  }
+  if (!F.Packages.empty()) {
+    OS << "\n[packages]\n";
+    for (const auto &[Name, Package] : F.Packages) {
+      comment(OS, Package.From);
+      OS << tomlKey(Name) << " = " << quote(Package.Ver.str()) << '\n';
+    }
+  }
+  if (F.Platform) {
+    const PlatformFacts &P = *F.Platform;
+    OS << '\n';
+    comment(OS, P.From);
+    OS << "[platform]\n";
+    if (!P.Os.empty())
+      OS << "os = " << quote(P.Os) << '\n';
+    if (!P.Arch.empty())
+      OS << "arch = " << quote(P.Arch) << '\n';
+    if (P.Cpus)
+      OS << "cpus = " << *P.Cpus << '\n';
+    if (P.MemoryGib)
+      OS << "memory_gib = " << formatNumber(*P.MemoryGib) << '\n';
+    if (P.Glibc)
+      OS << "glibc = " << quote(P.Glibc->str()) << '\n';
+  }
+  return Out;
+}
+
+} // namespace cudadeps
