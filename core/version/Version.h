@@ -61,6 +61,14 @@ public:
   /// in segment I: nextPrefix(0) of 12.8 is 13.dev0 (used for ==12.*, ^, ~=).
   Version bumped(size_t I) const;
 
+  /// The same version in another epoch (the resolver encodes a package's
+  /// build strategy as an epoch; see core/plan/Resolver.cpp).
+  Version withEpoch(uint64_t E) const {
+    Version V = *this;
+    V.Epoch = E;
+    return V;
+  }
+
   /// Canonical PEP 440 text ("1.5.0.post8", "2.11.0+cu128", "1!2.0").
   std::string str() const;
 
@@ -73,11 +81,31 @@ public:
   /// The smallest version of this release (this release with .dev0 and no
   /// pre/post): every pre-release of the release sorts at or after it.
   Version lowestOfRelease() const;
+  /// This version's first dev release, without local: "2.11" -> "2.11.dev0",
+  /// "2.11.post1" -> "2.11.post1.dev0" (where '<V' stops for a final or
+  /// post release V). A version that already has a dev number keeps it.
+  Version firstDevRelease() const;
   /// A version sorting after every local and post variant of this version
   /// (used for '>V' which excludes V's post and local releases, and '==V'
   /// which admits any local label).
   Version afterAllLocals() const;
+  /// A version sorting after every version with this epoch, release and
+  /// pre-release part (so after every post, dev-of-post and local variant):
+  /// used for '>V'. For a final release this is a sentinel (no real version
+  /// is the least one above all of 2.11's post-releases); for '1.0a1' it is
+  /// the real version '1.0a2.dev0'.
   Version afterAllPosts() const;
+
+  /// True for the sentinels made by afterAllLocals()/afterAllPosts() when no
+  /// real version can stand for them. A sentinel is never a member of a set;
+  /// its str() ("2.11.post*", "2.11+*") is for debugging only.
+  bool isSentinel() const { return MinOfRelease || MaxLocal || MaxPost; }
+  bool isAfterAllPosts() const { return MaxPost; }
+  bool isAfterAllLocals() const { return MaxLocal; }
+  /// The version a sentinel was made from (itself for a real version).
+  Version sentinelBase() const;
+  /// The smallest version of all: 0!0.dev0.
+  bool isMinimum() const;
 
 private:
   uint64_t Epoch = 0;

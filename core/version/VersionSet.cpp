@@ -1,0 +1,522 @@
+//===- VersionSet.cpp - sets of versions as unions of intervals -----------===//
+//
+// Internally every bound is a "cut" of the version line: just before or just
+// after a version, or -/+ infinity. Cuts compare totally, so intersection,
+// union and complement are merges of sorted cut lists. Cuts are kept
+// canonical so that equal sets are structurally equal:
+//   - no real version has an immediate successor (local labels can always
+//     be extended), so "after V" and "before W" never name the same cut for
+//     two real versions V < W;
+//   - a sentinel (Version::isSentinel) is never a member, so only "before a
+//     sentinel" is used;
+//   - "before 0.dev0", the least version of all, is -infinity.
+//
+//===----------------------------------------------------------------------===//
+
+#include "core/version/VersionSet.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
+using namespace cudadeps;
+
+namespace {
+
+/// A position between versions: Inf -1 = below all, +1 = above all, else
+/// just before Value (After false) or just after it (After true).
+struct Cut {
+  int Inf = 0;
+  Version Value;
+  bool After = false;
+};
+
+struct CutInterval {
+  Cut Lower;
+  Cut Upper;
+};
+
+} // namespace
+
+static int compareCuts(const Cut &L, const Cut &R) {
+  if (L.Inf != R.Inf)
+    return L.Inf < R.Inf ? -1 : 1;
+  if (L.Inf != 0)
+    return 0;
+  auto C = L.Value <=> R.Value;
+  if (C != 0)
+    return C < 0 ? -1 : 1;
+  if (L.After != R.After)
+    return L.After ? 1 : -1;
+  return 0;
+}
+
+static Cut canonical(Cut C) {
+  if (C.Inf != 0)
+    return C;
+  if (C.Value.isSentinel())
+    C.After = false;
+  if (!C.After && C.Value.isMinimum())
+    return Cut{-1, Version(), false};
+  return C;
+}
+
+static Cut lowerCut(const Bound &B) {
+  if (!B.Value)
+    return Cut{-1, Version(), false};
+  return canonical(Cut{0, *B.Value, !B.Inclusive});
+}
+
+static Cut upperCut(const Bound &B) {
+  if (!B.Value)
+    return Cut{1, Version(), false};
+  return canonical(Cut{0, *B.Value, B.Inclusive});
+}
+
+static Bound toLower(const Cut &C) {
+  if (C.Inf != 0)
+    return Bound{};
+  return Bound{C.Value, !C.After};
+}
+
+static Bound toUpper(const Cut &C) {
+  if (C.Inf != 0)
+    return Bound{};
+  return Bound{C.Value, C.After};
+}
+
+static std::vector<CutInterval> toCuts(const std::vector<Interval> &Is) {
+  std::vector<CutInterval> Out;
+  Out.reserve(Is.size());
+  for (const Interval &I : Is)
+    Out.push_back({lowerCut(I.Lower), upperCut(I.Upper)});
+  return Out;
+}
+
+/// Sorts, drops empty intervals and merges overlapping or touching ones.
+static std::vector<Interval> fromCuts(std::vector<CutInterval> Cs) {
+  llvm::erase_if(Cs, [](const CutInterval &C) {
+    return compareCuts(C.Lower, C.Upper) >= 0;
+  });
+  std::stable_sort(Cs.begin(), Cs.end(),
+                   [](const CutInterval &A, const CutInterval &B) {
+                     return compareCuts(A.Lower, B.Lower) < 0;
+                   });
+  std::vector<CutInterval> Merged;
+  for (CutInterval &C : Cs) {
+    if (!Merged.empty() && compareCuts(C.Lower, Merged.back().Upper) <= 0) {
+      if (compareCuts(C.Upper, Merged.back().Upper) > 0)
+        Merged.back().Upper = std::move(C.Upper);
+      continue;
+    }
+    Merged.push_back(std::move(C));
+  }
+  std::vector<Interval> Out;
+  Out.reserve(Merged.size());
+  for (const CutInterval &C : Merged)
+    Out.push_back(Interval{toLower(C.Lower), toUpper(C.Upper)});
+  return Out;
+}
+
+static bool cutContains(const CutInterval &C, const Version &V) {
+  Cut Before{0, V, false}, After{0, V, true};
+  return compareCuts(C.Lower, Before) <= 0 && compareCuts(After, C.Upper) <= 0;
+}
+
+bool Interval::contains(const Version &V) const {
+  if (V.isSentinel())
+    return false;
+  return cutContains(CutInterval{lowerCut(Lower), upperCut(Upper)}, V);
+}
+
+VersionSet::VersionSet(std::vector<Interval> I) : Intervals(std::move(I)) {
+  normalize();
+}
+
+void VersionSet::normalize() { Intervals = fromCuts(toCuts(Intervals)); }
+
+VersionSet VersionSet::any() { return VersionSet({Interval{}}); }
+
+VersionSet VersionSet::exactly(const Version &V) {
+  return VersionSet({Interval{Bound{V, true}, Bound{V, true}}});
+}
+
+VersionSet VersionSet::atLeast(const Version &V) {
+  return VersionSet({Interval{Bound{V, true}, Bound{}}});
+}
+
+VersionSet VersionSet::greaterThan(const Version &V) {
+  return VersionSet({Interval{Bound{V, false}, Bound{}}});
+}
+
+VersionSet VersionSet::lessThan(const Version &V) {
+  return VersionSet({Interval{Bound{}, Bound{V, false}}});
+}
+
+VersionSet VersionSet::atMost(const Version &V) {
+  return VersionSet({Interval{Bound{}, Bound{V, true}}});
+}
+
+VersionSet VersionSet::between(const Version &Low, const Version &High) {
+  return VersionSet({Interval{Bound{Low, true}, Bound{High, false}}});
+}
+
+bool VersionSet::isAny() const {
+  return Intervals.size() == 1 && !Intervals[0].Lower.Value &&
+         !Intervals[0].Upper.Value;
+}
+
+bool VersionSet::contains(const Version &V) const {
+  return llvm::any_of(Intervals,
+                      [&](const Interval &I) { return I.contains(V); });
+}
+
+VersionSet VersionSet::intersect(const VersionSet &O) const {
+  std::vector<CutInterval> A = toCuts(Intervals), B = toCuts(O.Intervals);
+  std::vector<CutInterval> Out;
+  size_t I = 0, J = 0;
+  while (I < A.size() && J < B.size()) {
+    const Cut &Lo = compareCuts(A[I].Lower, B[J].Lower) >= 0 ? A[I].Lower
+                                                             : B[J].Lower;
+    bool AEndsFirst = compareCuts(A[I].Upper, B[J].Upper) <= 0;
+    const Cut &Hi = AEndsFirst ? A[I].Upper : B[J].Upper;
+    if (compareCuts(Lo, Hi) < 0)
+      Out.push_back({Lo, Hi});
+    if (AEndsFirst)
+      ++I;
+    else
+      ++J;
+  }
+  VersionSet S;
+  S.Intervals = fromCuts(std::move(Out));
+  return S;
+}
+
+VersionSet VersionSet::unionWith(const VersionSet &O) const {
+  std::vector<CutInterval> A = toCuts(Intervals), B = toCuts(O.Intervals);
+  A.insert(A.end(), B.begin(), B.end());
+  VersionSet S;
+  S.Intervals = fromCuts(std::move(A));
+  return S;
+}
+
+VersionSet VersionSet::complement() const {
+  std::vector<CutInterval> Cs = toCuts(Intervals), Out;
+  // Gaps between the intervals: each gap runs from the previous interval's
+  // upper cut to the next interval's lower cut.
+  Cut Prev{-1, Version(), false};
+  for (const CutInterval &C : Cs) {
+    Out.push_back({Prev, C.Lower});
+    Prev = C.Upper;
+  }
+  Out.push_back({Prev, Cut{1, Version(), false}});
+  VersionSet S;
+  S.Intervals = fromCuts(std::move(Out));
+  return S;
+}
+
+std::optional<Version> VersionSet::singleton() const {
+  if (Intervals.size() != 1)
+    return std::nullopt;
+  const Interval &I = Intervals[0];
+  if (!I.Lower.Value || !I.Upper.Value || !I.Lower.Inclusive ||
+      !I.Upper.Inclusive || !(*I.Lower.Value == *I.Upper.Value))
+    return std::nullopt;
+  return *I.Lower.Value;
+}
+
+//===----------------------------------------------------------------------===//
+// Specifier parsing
+//===----------------------------------------------------------------------===//
+
+/// Longer specifiers are refused before they are looked at.
+static constexpr size_t MaxSpecLength = 4096;
+
+static std::string quoteSpec(llvm::StringRef Text) {
+  constexpr size_t MaxShown = 60;
+  std::string Out = "'";
+  for (size_t I = 0; I < Text.size() && I < MaxShown; ++I) {
+    unsigned char C = Text[I];
+    if (C >= 0x20 && C < 0x7f && C != '\\') {
+      Out += static_cast<char>(C);
+      continue;
+    }
+    Out += "\\x";
+    Out += llvm::hexdigit(C >> 4, true);
+    Out += llvm::hexdigit(C & 15, true);
+  }
+  if (Text.size() > MaxShown)
+    Out += "...";
+  return Out + "'";
+}
+
+static llvm::Error specError(llvm::StringRef Clause, const llvm::Twine &What) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "invalid specifier " + quoteSpec(Clause) +
+                                     ": " + What);
+}
+
+/// The set for "==V": V exactly when V has a local label, else V with any
+/// local label.
+static VersionSet equalTo(const Version &V) {
+  if (!V.local().empty())
+    return VersionSet::exactly(V);
+  return VersionSet::between(V, V.afterAllLocals());
+}
+
+/// The set for "==P.*": every version whose release starts with P,
+/// pre-, post- and dev-releases included.
+static VersionSet prefixOf(const Version &P) {
+  size_t N = P.release().size();
+  return VersionSet::between(P.truncated(N).lowestOfRelease(),
+                             P.bumped(N - 1));
+}
+
+static llvm::Expected<VersionSet> parseClause(llvm::StringRef Clause) {
+  if (Clause == "*")
+    return VersionSet::any();
+  size_t OpEnd = Clause.find_first_not_of("<>=!~");
+  if (OpEnd == llvm::StringRef::npos)
+    OpEnd = Clause.size();
+  llvm::StringRef Op = Clause.take_front(OpEnd);
+  if (Op.empty())
+    return specError(Clause, "expected an operator (==, !=, <, <=, >, >=, "
+                             "~=, ===) before " +
+                                 quoteSpec(Clause));
+  static constexpr llvm::StringLiteral Known[] = {"===", "==", "!=", "~=",
+                                                  "<=",  ">=", "<",  ">"};
+  if (!llvm::is_contained(Known, Op))
+    return specError(Clause, "unknown operator " + quoteSpec(Op));
+  llvm::StringRef Text = Clause.drop_front(OpEnd).trim(" \t\r\n\f\v");
+  if (Text.empty())
+    return specError(Clause, "expected a version after " + quoteSpec(Op));
+
+  bool IsEq = Op == "==" || Op == "===";
+  if (Text.endswith(".*")) {
+    if (!IsEq && Op != "!=")
+      return specError(Clause, "'.*' is only allowed after '==' or '!='");
+    auto P = Version::parse(Text.drop_back(2));
+    if (!P)
+      return specError(Clause, llvm::toString(P.takeError()));
+    if (P->pre() || P->post() || P->dev() || !P->local().empty())
+      return specError(Clause, "a prefix match takes only release segments, "
+                               "as in '==1.2.*'");
+    VersionSet S = prefixOf(*P);
+    return IsEq ? S : S.complement();
+  }
+
+  auto V = Version::parse(Text);
+  if (!V)
+    return specError(Clause, llvm::toString(V.takeError()));
+  bool HasLocal = !V->local().empty();
+
+  if (IsEq)
+    return equalTo(*V);
+  if (Op == "!=")
+    return equalTo(*V).complement();
+  if (Op == "~=") {
+    if (HasLocal)
+      return specError(Clause, "'~=' does not take a local label");
+    size_t N = V->release().size();
+    if (N < 2)
+      return specError(Clause, "'~=' needs at least two release segments, "
+                               "as in '~=" +
+                                   V->str() + ".0'");
+    return VersionSet::atLeast(*V).intersect(prefixOf(V->truncated(N - 1)));
+  }
+  if (Op == ">=")
+    return VersionSet::atLeast(*V);
+  if (Op == "<=") {
+    // PEP 440 compares the candidate's public version: <=2.11 admits
+    // 2.11+cu128.
+    if (HasLocal)
+      return VersionSet::atMost(*V);
+    return VersionSet::lessThan(V->afterAllLocals());
+  }
+  if (Op == "<") {
+    // <V does not admit pre-releases of V unless V is one itself.
+    if (HasLocal || V->isPrerelease())
+      return VersionSet::lessThan(*V);
+    return VersionSet::lessThan(V->firstDevRelease());
+  }
+  // Op == ">": >V does not admit post-releases of V unless V is one, nor
+  // local variants of V.
+  if (HasLocal)
+    return VersionSet::greaterThan(*V);
+  if (V->post() || V->dev())
+    return VersionSet::atLeast(V->afterAllLocals());
+  return VersionSet::atLeast(V->afterAllPosts());
+}
+
+llvm::Expected<VersionSet> VersionSet::parse(llvm::StringRef Spec) {
+  llvm::StringRef Trimmed = Spec.trim(" \t\r\n\f\v");
+  if (Trimmed.size() > MaxSpecLength)
+    return specError(Spec, "expected at most " + llvm::Twine(MaxSpecLength) +
+                               " characters, got " +
+                               llvm::Twine(Trimmed.size()));
+  if (Trimmed.empty() || Trimmed == "*")
+    return any();
+  llvm::SmallVector<llvm::StringRef, 2> Alternatives;
+  Trimmed.split(Alternatives, "||");
+  VersionSet Result;
+  for (llvm::StringRef Alt : Alternatives) {
+    Alt = Alt.trim(" \t\r\n\f\v");
+    if (Alt.empty())
+      return specError(Spec, "expected a specifier such as '>=1.0' on each "
+                             "side of '||'");
+    llvm::SmallVector<llvm::StringRef, 4> Clauses;
+    Alt.split(Clauses, ',');
+    VersionSet Conj = any();
+    for (llvm::StringRef Clause : Clauses) {
+      Clause = Clause.trim(" \t\r\n\f\v");
+      if (Clause.empty())
+        return specError(Spec, "expected a specifier such as '>=1.0' between "
+                               "commas");
+      auto S = parseClause(Clause);
+      if (!S)
+        return S.takeError();
+      Conj = Conj.intersect(*S);
+    }
+    Result = Result.unionWith(Conj);
+  }
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Rendering
+//===----------------------------------------------------------------------===//
+
+/// Parses text this file built itself from a canonical version string.
+static std::optional<Version> reparse(const std::string &Text) {
+  auto V = Version::parse(Text);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  return *V;
+}
+
+/// Text of an interval that one "==" clause describes, if any.
+static std::optional<std::string> eqForm(const CutInterval &C) {
+  if (C.Lower.Inf != 0 || C.Upper.Inf != 0 || C.Lower.After ||
+      C.Lower.Value.isSentinel())
+    return std::nullopt;
+  const Version &L = C.Lower.Value;
+  const Version &U = C.Upper.Value;
+  if (C.Upper.After)
+    return L == U ? std::optional<std::string>("==" + L.str()) : std::nullopt;
+  if (L.local().empty() && L.afterAllLocals() == U)
+    return "==" + L.str();
+  if (L.pre() || L.post() || !L.dev() || *L.dev() != 0 || !L.local().empty())
+    return std::nullopt;
+  for (size_t K = 1, E = std::max(L.release().size(), U.release().size());
+       K <= E; ++K) {
+    Version P = L.truncated(K);
+    if (P.lowestOfRelease() == L && L.bumped(K - 1) == U)
+      return "==" + P.str() + ".*";
+  }
+  return std::nullopt;
+}
+
+static std::string lowerText(const Cut &C) {
+  if (C.Inf != 0)
+    return "";
+  const Version &V = C.Value;
+  if (V.isSentinel())
+    return ">" + V.sentinelBase().str();
+  if (C.After)
+    return ">" + V.str(); // exact only for a version with a local label
+  // Inclusive bounds that '>W' produces read better as '>W'.
+  if (V.local().empty() && V.dev() && *V.dev() == 0) {
+    std::string S = V.str();
+    llvm::StringRef Base = llvm::StringRef(S).drop_back(strlen(".dev0"));
+    if (V.post() && *V.post() >= 1) {
+      llvm::StringRef Head = Base.drop_back(std::to_string(*V.post()).size());
+      if (auto W = reparse((Head + std::to_string(*V.post() - 1)).str()))
+        if (W->afterAllLocals() == V)
+          return ">" + W->str();
+    } else if (!V.post() && V.pre() && V.pre()->second >= 1) {
+      llvm::StringRef Head =
+          Base.drop_back(std::to_string(V.pre()->second).size());
+      if (auto W = reparse((Head + std::to_string(V.pre()->second - 1)).str()))
+        if (W->afterAllPosts() == V)
+          return ">" + W->str();
+    }
+  }
+  return ">=" + V.str();
+}
+
+static std::string upperText(const Cut &C) {
+  if (C.Inf != 0)
+    return "";
+  const Version &V = C.Value;
+  if (V.isAfterAllPosts())
+    return "<=" + V.sentinelBase().str() + ".post*";
+  if (V.isSentinel())
+    return "<=" + V.sentinelBase().str();
+  if (C.After || !V.local().empty())
+    return "<=" + V.str();
+  if (V.dev() && *V.dev() == 0) {
+    std::string S = V.str();
+    llvm::StringRef Base = llvm::StringRef(S).drop_back(strlen(".dev0"));
+    if (V.post() && *V.post() == 0) {
+      // X.post0.dev0 is what '<=X' produces.
+      if (auto W = reparse(Base.drop_back(strlen(".post0")).str()))
+        if (W->afterAllLocals() == V)
+          return "<=" + W->str();
+    }
+    if (!V.pre()) {
+      // X.dev0 / X.postN.dev0 is what '<X' / '<X.postN' produce.
+      if (auto W = reparse(Base.str()))
+        if (!W->isPrerelease() && W->firstDevRelease() == V)
+          return "<" + W->str();
+    }
+  }
+  return "<" + V.str(); // exact for pre-releases
+}
+
+/// Renders intervals I..J (one chunk) as hull constraints plus '!=' holes.
+static std::string chunkText(llvm::ArrayRef<CutInterval> Chunk) {
+  llvm::SmallVector<std::string, 4> Parts;
+  CutInterval Hull{Chunk.front().Lower, Chunk.back().Upper};
+  if (auto Eq = eqForm(Hull)) {
+    Parts.push_back(*Eq);
+  } else {
+    if (std::string L = lowerText(Hull.Lower); !L.empty())
+      Parts.push_back(L);
+    if (std::string U = upperText(Hull.Upper); !U.empty())
+      Parts.push_back(U);
+  }
+  for (size_t I = 0; I + 1 < Chunk.size(); ++I) {
+    auto Eq = eqForm(CutInterval{Chunk[I].Upper, Chunk[I + 1].Lower});
+    Parts.push_back("!=" + Eq->substr(2));
+  }
+  if (Parts.empty())
+    return "*";
+  return llvm::join(Parts, ",");
+}
+
+std::string VersionSet::str() const {
+  if (isEmpty())
+    return "";
+  if (isAny())
+    return "*";
+  std::vector<CutInterval> Cs = toCuts(Intervals);
+  // Split into chunks at gaps that are not one '==' clause; within a chunk
+  // the gaps are written as '!=' clauses.
+  llvm::SmallVector<std::string, 2> Chunks;
+  size_t Start = 0;
+  for (size_t I = 0; I < Cs.size(); ++I) {
+    bool LastInChunk =
+        I + 1 == Cs.size() ||
+        !eqForm(CutInterval{Cs[I].Upper, Cs[I + 1].Lower}).has_value();
+    if (!LastInChunk)
+      continue;
+    Chunks.push_back(
+        chunkText(llvm::ArrayRef<CutInterval>(Cs).slice(Start, I + 1 - Start)));
+    Start = I + 1;
+  }
+  return llvm::join(Chunks, " || ");
+}
