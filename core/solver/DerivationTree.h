@@ -1,0 +1,86 @@
+//===- DerivationTree.h - why version solving failed ----------------------===//
+//
+// The incompatibilities that prove "no solution": the final one (about the
+// root package alone) and, transitively, the two causes of every derived one.
+// It is a DAG: an incompatibility used by two derivations is stored once, so
+// the reporter can number it and refer back to it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_SOLVER_DERIVATIONTREE_H
+#define CUDADEPS_CORE_SOLVER_DERIVATIONTREE_H
+
+#include "core/solver/Incompatibility.h"
+
+#include <map>
+#include <vector>
+
+namespace cudadeps::solver {
+
+template <class P, class VS> struct DerivationTree {
+  /// Each node is an incompatibility; for a derived one, Cause1 and Cause2
+  /// are indices into Nodes.
+  using Node = Incompatibility<P, VS>;
+
+  std::vector<Node> Nodes;
+  /// Index of the final incompatibility.
+  IncompId Top = 0;
+  /// The root package of the solve.
+  P RootPackage;
+
+  const Node &top() const { return Nodes[Top]; }
+  const Node &operator[](IncompId Id) const { return Nodes[Id]; }
+
+  /// The external incompatibilities the proof rests on, each once, in the
+  /// order a depth-first walk (cause 1 before cause 2) meets them.
+  std::vector<IncompId> externals() const {
+    std::vector<IncompId> Out;
+    std::vector<bool> Seen(Nodes.size(), false);
+    collect(Top, Seen, Out);
+    return Out;
+  }
+
+  /// Copies the part of Store reachable from Final into a tree.
+  static DerivationTree build(const std::vector<Node> &Store, IncompId Final,
+                              const P &Root) {
+    DerivationTree T;
+    T.RootPackage = Root;
+    std::map<IncompId, IncompId> Mapped;
+    T.Top = T.copy(Store, Final, Mapped);
+    return T;
+  }
+
+private:
+  IncompId copy(const std::vector<Node> &Store, IncompId Id,
+                std::map<IncompId, IncompId> &Mapped) {
+    auto It = Mapped.find(Id);
+    if (It != Mapped.end())
+      return It->second;
+    Node N = Store[Id];
+    if (N.Kind == CauseKind::Derived) {
+      N.Cause1 = copy(Store, Store[Id].Cause1, Mapped);
+      N.Cause2 = copy(Store, Store[Id].Cause2, Mapped);
+    }
+    IncompId New = Nodes.size();
+    Nodes.push_back(std::move(N));
+    Mapped.emplace(Id, New);
+    return New;
+  }
+
+  void collect(IncompId Id, std::vector<bool> &Seen,
+               std::vector<IncompId> &Out) const {
+    if (Seen[Id])
+      return;
+    Seen[Id] = true;
+    const Node &N = Nodes[Id];
+    if (N.Kind != CauseKind::Derived) {
+      Out.push_back(Id);
+      return;
+    }
+    collect(N.Cause1, Seen, Out);
+    collect(N.Cause2, Seen, Out);
+  }
+};
+
+} // namespace cudadeps::solver
+
+#endif

@@ -1,0 +1,96 @@
+//===- Term.h - a PubGrub term: a statement about one package -------------===//
+//
+// A positive term "foo S" says that some version of foo in S is selected; a
+// negative term "not foo S" says that no version of foo in S is selected
+// (foo may be absent). Terms are generic over the version-set type VS, which
+// must provide: VS::any(), VS::empty(), isEmpty(), isAny(), intersect(),
+// unionWith(), minus(), isSubsetOf(), isDisjoint() and operator==.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_SOLVER_TERM_H
+#define CUDADEPS_CORE_SOLVER_TERM_H
+
+#include <utility>
+
+namespace cudadeps::solver {
+
+/// How the versions allowed by one term relate to those of another.
+enum class SetRelation {
+  Subset,     // every version allowed by the first is allowed by the second
+  Disjoint,   // no version allowed by the first is allowed by the second
+  Overlapping // neither
+};
+
+template <class VS> class Term {
+public:
+  static Term positive(VS Set) { return Term(true, std::move(Set)); }
+  static Term negative(VS Set) { return Term(false, std::move(Set)); }
+
+  bool isPositive() const { return Positive; }
+  const VS &set() const { return Set; }
+  /// A positive term allowing nothing (the result of contradictory terms).
+  bool isEmpty() const { return Positive && Set.isEmpty(); }
+
+  Term inverse() const { return Term(!Positive, Set); }
+
+  /// The versions allowed by both terms.
+  Term intersect(const Term &O) const {
+    if (Positive && O.Positive)
+      return positive(Set.intersect(O.Set));
+    if (Positive)
+      return positive(Set.minus(O.Set));
+    if (O.Positive)
+      return positive(O.Set.minus(Set));
+    return negative(Set.unionWith(O.Set));
+  }
+
+  /// The versions allowed by this term and not by O.
+  Term difference(const Term &O) const { return intersect(O.inverse()); }
+
+  /// The relation of this term (read as what is known) to O, following
+  /// dart-lang/pub's Term.relation.
+  SetRelation relation(const Term &O) const {
+    if (O.Positive) {
+      if (Positive) {
+        if (Set.isSubsetOf(O.Set))
+          return SetRelation::Subset;
+        if (Set.isDisjoint(O.Set))
+          return SetRelation::Disjoint;
+        return SetRelation::Overlapping;
+      }
+      // "not S" always allows the package to be absent, so it is never a
+      // subset of a positive term.
+      if (O.Set.isSubsetOf(Set))
+        return SetRelation::Disjoint;
+      return SetRelation::Overlapping;
+    }
+    if (Positive) {
+      if (Set.isDisjoint(O.Set))
+        return SetRelation::Subset;
+      if (Set.isSubsetOf(O.Set))
+        return SetRelation::Disjoint;
+      return SetRelation::Overlapping;
+    }
+    if (O.Set.isSubsetOf(Set))
+      return SetRelation::Subset;
+    return SetRelation::Overlapping;
+  }
+
+  /// Whether knowing this term implies O.
+  bool satisfies(const Term &O) const {
+    return relation(O) == SetRelation::Subset;
+  }
+
+  bool operator==(const Term &O) const {
+    return Positive == O.Positive && Set == O.Set;
+  }
+
+private:
+  Term(bool Positive, VS Set) : Positive(Positive), Set(std::move(Set)) {}
+  bool Positive;
+  VS Set;
+};
+
+} // namespace cudadeps::solver
+
+#endif

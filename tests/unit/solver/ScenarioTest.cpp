@@ -1,0 +1,229 @@
+//===- ScenarioTest.cpp - PubGrub's solvable canonical examples -----------===//
+//
+// The solvable graphs of dart-lang/pub doc/solver.md (C.1-C.4 of
+// shared/reference/prior-art.md) and of pub's and pubgrub-rs's test suites
+// (C.7), with the exact solutions those implementations produce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tests/unit/solver/SolverTestSupport.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using namespace cudadeps;
+using namespace cudadeps::testing;
+using Solution = std::map<std::string, std::string>;
+
+static Solution solveOk(Registry &R, const std::string &Root = "root",
+                        llvm::StringRef RootVersion = "1.0.0") {
+  PackageSolveResult Result = solvePackages(R, Root, ver(RootVersion));
+  EXPECT_TRUE(Result.solved())
+      << explainFailure(*Result.Failure, pubStyle());
+  return solutionOf(Result, Root);
+}
+
+TEST(SolverScenario, NoConflicts) {
+  Registry R;
+  R.add("root", "1.0.0", {{"foo", "^1.0.0"}})
+      .add("foo", "1.0.0", {{"bar", "^1.0.0"}})
+      .add("bar", "1.0.0")
+      .add("bar", "2.0.0");
+  EXPECT_EQ(solveOk(R), (Solution{{"foo", "1.0.0"}, {"bar", "1.0.0"}}));
+}
+
+TEST(SolverScenario, AvoidingConflictDuringDecisionMaking) {
+  Registry R;
+  R.add("root", "1.0.0", {{"foo", "^1.0.0"}, {"bar", "^1.0.0"}})
+      .add("foo", "1.1.0", {{"bar", "^2.0.0"}})
+      .add("foo", "1.0.0")
+      .add("bar", "1.0.0")
+      .add("bar", "1.1.0")
+      .add("bar", "2.0.0");
+  EXPECT_EQ(solveOk(R), (Solution{{"foo", "1.0.0"}, {"bar", "1.1.0"}}));
+}
+
+TEST(SolverScenario, PerformingConflictResolution) {
+  Registry R;
+  R.add("root", "1.0.0", {{"foo", ">=1.0.0"}})
+      .add("foo", "2.0.0", {{"bar", "^1.0.0"}})
+      .add("foo", "1.0.0")
+      .add("bar", "1.0.0", {{"foo", "^1.0.0"}});
+  EXPECT_EQ(solveOk(R), (Solution{{"foo", "1.0.0"}}));
+}
+
+TEST(SolverScenario, ConflictResolutionWithAPartialSatisfier) {
+  Registry R;
+  R.add("root", "1.0.0", {{"foo", "^1.0.0"}, {"target", "^2.0.0"}})
+      .add("foo", "1.1.0", {{"left", "^1.0.0"}, {"right", "^1.0.0"}})
+      .add("foo", "1.0.0")
+      .add("left", "1.0.0", {{"shared", ">=1.0.0"}})
+      .add("right", "1.0.0", {{"shared", "<2.0.0"}})
+      .add("shared", "2.0.0")
+      .add("shared", "1.0.0", {{"target", "^1.0.0"}})
+      .add("target", "2.0.0")
+      .add("target", "1.0.0");
+  EXPECT_EQ(solveOk(R), (Solution{{"foo", "1.0.0"}, {"target", "2.0.0"}}));
+}
+
+TEST(SolverScenario, BackjumpsAfterAPartialSatisfier) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"c", "any"}, {"y", "^2.0.0"}})
+      .add("a", "1.0.0", {{"x", ">=1.0.0"}})
+      .add("b", "1.0.0", {{"x", "<2.0.0"}})
+      .add("c", "1.0.0")
+      .add("c", "2.0.0", {{"a", "any"}, {"b", "any"}})
+      .add("x", "0.0.0")
+      .add("x", "1.0.0", {{"y", "1.0.0"}})
+      .add("x", "2.0.0")
+      .add("y", "1.0.0")
+      .add("y", "2.0.0");
+  EXPECT_EQ(solveOk(R, "myapp", "0.0.0"),
+            (Solution{{"c", "1.0.0"}, {"y", "2.0.0"}}));
+}
+
+TEST(SolverScenario, DiamondDependencyGraph) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"a", "any"}, {"b", "any"}})
+      .add("a", "1.0.0")
+      .add("a", "2.0.0", {{"c", "^1.0.0"}})
+      .add("b", "1.0.0", {{"c", "^2.0.0"}})
+      .add("b", "2.0.0", {{"c", "^3.0.0"}})
+      .add("c", "1.0.0")
+      .add("c", "2.0.0")
+      .add("c", "3.0.0");
+  EXPECT_EQ(solveOk(R, "myapp", "0.0.0"),
+            (Solution{{"a", "1.0.0"}, {"b", "2.0.0"}, {"c", "3.0.0"}}));
+}
+
+TEST(SolverScenario, CircularDependencyOnOlderVersion) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"a", ">=1.0.0"}})
+      .add("a", "1.0.0")
+      .add("a", "2.0.0", {{"b", "1.0.0"}})
+      .add("b", "1.0.0", {{"a", "1.0.0"}});
+  EXPECT_EQ(solveOk(R, "myapp", "0.0.0"), (Solution{{"a", "1.0.0"}}));
+}
+
+TEST(SolverScenario, RollsBackLeafVersionsFirst) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"a", "any"}})
+      .add("a", "1.0.0", {{"b", "any"}})
+      .add("a", "2.0.0", {{"b", "any"}, {"c", "2.0.0"}})
+      .add("b", "1.0.0")
+      .add("b", "2.0.0", {{"c", "1.0.0"}})
+      .add("c", "1.0.0")
+      .add("c", "2.0.0");
+  EXPECT_EQ(solveOk(R, "myapp", "0.0.0"),
+            (Solution{{"a", "2.0.0"}, {"b", "1.0.0"}, {"c", "2.0.0"}}));
+}
+
+TEST(SolverScenario, SimpleTransitive) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"foo", "any"}})
+      .add("foo", "1.0.0", {{"bar", "1.0.0"}})
+      .add("foo", "2.0.0", {{"bar", "2.0.0"}})
+      .add("foo", "3.0.0", {{"bar", "3.0.0"}})
+      .add("bar", "1.0.0", {{"baz", "any"}})
+      .add("bar", "2.0.0", {{"baz", "2.0.0"}})
+      .add("bar", "3.0.0", {{"baz", "3.0.0"}})
+      .add("baz", "1.0.0");
+  EXPECT_EQ(solveOk(R, "myapp", "0.0.0"),
+            (Solution{{"foo", "1.0.0"}, {"bar", "1.0.0"}, {"baz", "1.0.0"}}));
+}
+
+TEST(SolverScenario, SharedDependencyWithOverlappingConstraints) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"a", "1.0.0"}, {"b", "1.0.0"}})
+      .add("a", "1.0.0", {{"shared", ">=2.0.0 <4.0.0"}})
+      .add("b", "1.0.0", {{"shared", ">=3.0.0 <5.0.0"}})
+      .add("shared", "2.0.0")
+      .add("shared", "3.0.0")
+      .add("shared", "3.6.9")
+      .add("shared", "4.0.0")
+      .add("shared", "5.0.0");
+  EXPECT_EQ(solveOk(R, "myapp", "0.0.0"),
+            (Solution{{"a", "1.0.0"}, {"b", "1.0.0"}, {"shared", "3.6.9"}}));
+}
+
+TEST(SolverScenario, ComplexBacktrack) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"foo", "any"}, {"bar", "any"}});
+  for (int I = 0; I <= 9; ++I)
+    for (int J = 0; J <= 9; ++J) {
+      std::string IJ = std::to_string(I) + "." + std::to_string(J) + ".0";
+      R.add("foo", IJ, {{"baz", std::to_string(I) + ".0.0"}});
+      R.add("bar", IJ, {{"baz", "0." + std::to_string(J) + ".0"}});
+    }
+  R.add("baz", "0.0.0");
+  EXPECT_EQ(solveOk(R, "myapp", "0.0.0"),
+            (Solution{{"foo", "0.9.0"}, {"bar", "9.0.0"}, {"baz", "0.0.0"}}));
+}
+
+TEST(SolverScenario, TraverseIntoPackageWithFewerVersionsFirst) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"a", "any"}, {"b", "any"}});
+  for (int I = 1; I <= 4; ++I)
+    R.add("a", std::to_string(I) + ".0.0", {{"c", "any"}});
+  R.add("a", "5.0.0", {{"c", "1.0.0"}});
+  for (int I = 1; I <= 3; ++I)
+    R.add("b", std::to_string(I) + ".0.0", {{"c", "any"}});
+  R.add("b", "4.0.0", {{"c", "2.0.0"}});
+  R.add("c", "1.0.0").add("c", "2.0.0");
+  EXPECT_EQ(solveOk(R, "myapp", "0.0.0"),
+            (Solution{{"a", "4.0.0"}, {"b", "4.0.0"}, {"c", "2.0.0"}}));
+}
+
+TEST(SolverScenario, DoubleChoices) {
+  Registry R;
+  R.add("a", "0", {{"b", "any"}, {"c", "any"}})
+      .add("b", "0", {{"d", "0"}})
+      .add("b", "1", {{"d", "1"}})
+      .add("c", "0")
+      .add("c", "1", {{"d", "2"}})
+      .add("d", "0");
+  EXPECT_EQ(solveOk(R, "a", "0"),
+            (Solution{{"b", "0"}, {"c", "0"}, {"d", "0"}}));
+}
+
+TEST(SolverScenario, ProviderRanksCandidates) {
+  // The provider, not the solver, decides which version is tried first.
+  class OldestFirst : public Registry {
+  public:
+    std::vector<Version> versions(const std::string &Package) override {
+      std::vector<Version> V = Registry::versions(Package);
+      std::reverse(V.begin(), V.end());
+      return V;
+    }
+  } R;
+  R.add("root", "1.0.0", {{"foo", "any"}})
+      .add("foo", "1.0.0")
+      .add("foo", "2.0.0");
+  EXPECT_EQ(solveOk(R), (Solution{{"foo", "1.0.0"}}));
+}
+
+TEST(SolverScenario, UnavailableVersionIsSkipped) {
+  Registry R;
+  R.add("root", "1.0.0", {{"foo", "any"}})
+      .add("foo", "1.0.0")
+      .addUnavailable("foo", "2.0.0", "no prebuilt binary");
+  EXPECT_EQ(solveOk(R), (Solution{{"foo", "1.0.0"}}));
+}
+
+TEST(SolverScenario, FactSteersTheChoice) {
+  // A machine fact: nvcc 12.x cannot use gcc 14; the solver picks gcc 13.
+  Registry R;
+  R.add("root", "1.0.0", {{"ext", "any"}})
+      .add("ext", "1.0.0", {{"nvcc", ">=12.0.0"}, {"gcc", "any"}})
+      .add("nvcc", "12.8.0")
+      .add("gcc", "13.2.0")
+      .add("gcc", "14.1.0");
+  PackageFact F;
+  F.Terms.emplace_back("nvcc", PackageTerm::positive(constraint("^12.0.0")));
+  F.Terms.emplace_back("gcc", PackageTerm::negative(constraint("<14.0.0")));
+  F.Text = "nvcc 12 supports gcc < 14";
+  R.fact("nvcc", F);
+  EXPECT_EQ(solveOk(R), (Solution{{"ext", "1.0.0"},
+                                  {"nvcc", "12.8.0"},
+                                  {"gcc", "13.2.0"}}));
+}
