@@ -1,0 +1,532 @@
+//===- KnowledgeBase.cpp - load and query the CUDA compatibility tables ---===//
+//
+// Reads manifests/cuda/*.toml ([[toolkit]] and [[driver_floor]] rows, schema
+// documented at the top of each file) with TOML++, reporting every problem
+// in a file with its location: unknown keys (with the nearest known one),
+// wrong types, bad ranges, versions and archs, overlapping ranges, and rows
+// that cite no source. A file with an error adds nothing.
+//
+//===----------------------------------------------------------------------===//
+#include "core/manifest/KnowledgeBase.h"
+
+#include "core/manifest/Manifest.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <spdlog/spdlog.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace cudadeps {
+
+namespace {
+
+using Region = toml::source_region;
+
+const StringRef RootKeys[] = {"toolkit", "driver_floor"};
+const StringRef ToolkitKeys[] = {"cuda",          "max_gcc", "max_clang",
+                                 "archs",         "arch_specific",
+                                 "family",        "min_driver",
+                                 "source",        "note"};
+const StringRef FloorKeys[] = {"cuda_major", "min_driver", "source", "note"};
+
+StringRef typeName(const toml::node &N) {
+  switch (N.type()) {
+  case toml::node_type::string:
+    return "a string";
+  case toml::node_type::integer:
+    return "an integer";
+  case toml::node_type::floating_point:
+    return "a float";
+  case toml::node_type::boolean:
+    return "a boolean";
+  case toml::node_type::date:
+  case toml::node_type::time:
+  case toml::node_type::date_time:
+    return "a date";
+  case toml::node_type::array:
+    return N.is_array_of_tables() ? "an array of tables" : "an array";
+  case toml::node_type::table:
+    return "a table";
+  case toml::node_type::none:
+    break;
+  }
+  return "nothing";
+}
+
+/// The versions above every version of S (empty when S is empty or open
+/// above).
+VersionSet above(const VersionSet &S) {
+  if (S.isEmpty())
+    return VersionSet::empty();
+  const Bound &Upper = S.intervals().back().Upper;
+  if (!Upper.Value)
+    return VersionSet::empty();
+  return Upper.Inclusive ? VersionSet::greaterThan(*Upper.Value)
+                         : VersionSet::atLeast(*Upper.Value);
+}
+
+std::string locText(const SourceLocation &L) {
+  return L.File + ":" + std::to_string(L.Line) + ":" + std::to_string(L.Column);
+}
+
+struct PendingDiag {
+  unsigned Line = 0;
+  unsigned Column = 0;
+  std::string Message;
+  std::string Hint;
+};
+
+/// Reads one file into rows; collects diagnostics, sorted by position at the
+/// end (TOML++ iterates keys in sorted order, not in file order).
+class Reader {
+public:
+  Reader(StringRef File, const std::vector<ToolkitRow> &OldToolkits,
+         const std::vector<DriverFloorRow> &OldFloors)
+      : File(File.str()), OldToolkits(OldToolkits), OldFloors(OldFloors) {}
+
+  void run(const toml::table &Root);
+
+  std::vector<ToolkitRow> Toolkits;
+  std::vector<DriverFloorRow> Floors;
+  std::vector<PendingDiag> Diags;
+
+private:
+  std::string File;
+  const std::vector<ToolkitRow> &OldToolkits;
+  const std::vector<DriverFloorRow> &OldFloors;
+
+  SourceLocation loc(const Region &R) const {
+    return {File, R.begin.line ? R.begin.line : 1u,
+            R.begin.line ? R.begin.column : 1u};
+  }
+  void error(const Region &R, const Twine &Message, StringRef Hint = {}) {
+    SourceLocation L = loc(R);
+    Diags.push_back({L.Line, L.Column, Message.str(), Hint.str()});
+  }
+
+  void checkKeys(const toml::table &T, ArrayRef<StringRef> Known,
+                 StringRef Where);
+  const toml::node *required(const toml::table &T, StringRef Key,
+                             StringRef Where, StringRef Why = {});
+  std::optional<std::string> string(const toml::node &N, StringRef Key);
+  std::optional<unsigned> smallUnsigned(const toml::node &N, StringRef Key);
+  std::optional<Version> version(const toml::node &N, StringRef Key);
+  std::optional<std::vector<std::string>> archList(const toml::node &N,
+                                                   StringRef Key,
+                                                   char Suffix);
+  std::optional<std::string> source(const toml::table &T, StringRef Where);
+
+  void readToolkit(const toml::table &T);
+  void readFloor(const toml::table &T);
+  template <typename Fn>
+  void readRows(const toml::node &N, StringRef Key, Fn Read);
+};
+
+void Reader::checkKeys(const toml::table &T, ArrayRef<StringRef> Known,
+                       StringRef Where) {
+  for (const auto &[Key, Value] : T) {
+    (void)Value;
+    if (is_contained(Known, StringRef(Key.str())))
+      continue;
+    error(Key.source(), "unknown key '" + Key.str().substr(0, 80) + "' in " +
+                            Where,
+          didYouMean(Key.str(), Known));
+  }
+}
+
+const toml::node *Reader::required(const toml::table &T, StringRef Key,
+                                   StringRef Where, StringRef Why) {
+  if (const toml::node *N = T.get(Key))
+    return N;
+  error(T.source(), Where + " row has no '" + Key + "'" +
+                        (Why.empty() ? "" : "; " + Why));
+  return nullptr;
+}
+
+std::optional<std::string> Reader::string(const toml::node &N, StringRef Key) {
+  if (const auto *S = N.as_string())
+    return S->get();
+  error(N.source(), "'" + Key + "' must be a string, not " + typeName(N));
+  return std::nullopt;
+}
+
+std::optional<unsigned> Reader::smallUnsigned(const toml::node &N,
+                                              StringRef Key) {
+  const auto *I = N.as_integer();
+  if (!I) {
+    error(N.source(), "'" + Key + "' must be an integer, not " + typeName(N));
+    return std::nullopt;
+  }
+  int64_t V = I->get();
+  if (V < 1 || V > 10000) {
+    error(N.source(), "'" + Key + "' must be a positive integer (a major "
+                                  "version), not " +
+                          Twine(V));
+    return std::nullopt;
+  }
+  return static_cast<unsigned>(V);
+}
+
+std::optional<Version> Reader::version(const toml::node &N, StringRef Key) {
+  std::optional<std::string> Text = string(N, Key);
+  if (!Text)
+    return std::nullopt;
+  Expected<Version> V = Version::parse(*Text);
+  if (!V) {
+    error(N.source(), "invalid " + Key + " '" +
+                          StringRef(*Text).take_front(80) +
+                          "': " + toString(V.takeError()));
+    return std::nullopt;
+  }
+  if (V->isPrerelease() || !V->local().empty() || V->post()) {
+    error(N.source(), "invalid " + Key + " '" +
+                          StringRef(*Text).take_front(80) +
+                          "': expected a dotted driver version such as "
+                          "'525.60.13'");
+    return std::nullopt;
+  }
+  return *V;
+}
+
+std::optional<std::vector<std::string>>
+Reader::archList(const toml::node &N, StringRef Key, char Suffix) {
+  const auto *A = N.as_array();
+  if (!A) {
+    error(N.source(), "'" + Key + "' must be an array of strings such as "
+                                  "[\"sm_90\"], not " +
+                          typeName(N));
+    return std::nullopt;
+  }
+  std::vector<std::string> Out;
+  bool Ok = true;
+  for (const toml::node &E : *A) {
+    const auto *S = E.as_string();
+    if (!S) {
+      error(E.source(), "'" + Key + "' entries must be strings, not " +
+                            typeName(E));
+      Ok = false;
+      continue;
+    }
+    StringRef Name = S->get();
+    std::string Shown = Name.take_front(40).str();
+    if (!isValidArch(Name)) {
+      error(E.source(), "invalid arch '" + Shown +
+                            "'; expected sm_XX, sm_XXa or sm_XXf");
+      Ok = false;
+      continue;
+    }
+    char Last = Name.back();
+    char Got = (Last == 'a' || Last == 'f') ? Last : 0;
+    if (Got != Suffix) {
+      StringRef Belongs = Got == 'a'   ? "arch_specific"
+                          : Got == 'f' ? "family"
+                                       : "archs";
+      error(E.source(), "arch '" + Shown + "' does not belong in '" + Key +
+                            "'; list it in '" + Belongs + "'");
+      Ok = false;
+      continue;
+    }
+    if (is_contained(Out, Name)) {
+      error(E.source(), "duplicate arch '" + Shown + "' in '" + Key + "'");
+      Ok = false;
+      continue;
+    }
+    Out.push_back(Name.str());
+  }
+  if (!Ok)
+    return std::nullopt;
+  return Out;
+}
+
+std::optional<std::string> Reader::source(const toml::table &T,
+                                          StringRef Where) {
+  const toml::node *N =
+      required(T, "source", Where, "every row must cite where its values "
+                                   "come from");
+  if (!N)
+    return std::nullopt;
+  std::optional<std::string> S = string(*N, "source");
+  if (S && StringRef(*S).trim().empty()) {
+    error(N->source(), "'source' is empty; cite where the row's values come "
+                       "from");
+    return std::nullopt;
+  }
+  return S;
+}
+
+void Reader::readToolkit(const toml::table &T) {
+  const StringRef Where = "[[toolkit]]";
+  checkKeys(T, ToolkitKeys, Where);
+  ToolkitRow Row;
+  Row.Loc = loc(T.source());
+  bool Ok = true;
+
+  if (const toml::node *N = required(T, "cuda", Where)) {
+    if (std::optional<std::string> Text = string(*N, "cuda")) {
+      Expected<VersionSet> R = VersionSet::parse(*Text);
+      std::string Shown = StringRef(*Text).take_front(80).str();
+      if (!R) {
+        error(N->source(), "invalid range '" + Shown + "': " +
+                               toString(R.takeError()));
+        Ok = false;
+      } else if (R->isEmpty()) {
+        error(N->source(), "range '" + Shown + "' contains no version");
+        Ok = false;
+      } else if (!R->intervals().front().Lower.Value ||
+                 !R->intervals().back().Upper.Value) {
+        error(N->source(), "range '" + Shown +
+                               "' must have a lower and an upper bound",
+              "toolkits past the sources are unverified; write e.g. "
+              "'>=13.3,<13.4'");
+        Ok = false;
+      } else {
+        Row.Range = std::move(*R);
+        Row.RangeText = *Text;
+        SourceLocation L = loc(N->source());
+        auto Overlaps = [&](const ToolkitRow &O) {
+          if (Row.Range.isDisjoint(O.Range))
+            return false;
+          error(N->source(), "range '" + Shown + "' overlaps '" +
+                                 O.RangeText + "' (" + locText(O.Loc) + ")");
+          return true;
+        };
+        Row.Loc = L;
+        if (any_of(OldToolkits, Overlaps) || any_of(Toolkits, Overlaps))
+          Ok = false;
+      }
+    } else {
+      Ok = false;
+    }
+  } else {
+    Ok = false;
+  }
+
+  if (const toml::node *N = T.get("max_gcc")) {
+    Row.MaxGcc = smallUnsigned(*N, "max_gcc");
+    Ok &= Row.MaxGcc.has_value();
+  }
+  if (const toml::node *N = T.get("max_clang")) {
+    Row.MaxClang = smallUnsigned(*N, "max_clang");
+    Ok &= Row.MaxClang.has_value();
+  }
+  struct ListKey {
+    StringRef Key;
+    char Suffix;
+    std::vector<std::string> *Into;
+  };
+  for (const ListKey &K : {ListKey{"archs", 0, &Row.Archs},
+                           ListKey{"arch_specific", 'a', &Row.ArchSpecific},
+                           ListKey{"family", 'f', &Row.Family}}) {
+    const toml::node *N = T.get(K.Key);
+    if (!N)
+      continue;
+    if (auto L = archList(*N, K.Key, K.Suffix))
+      *K.Into = std::move(*L);
+    else
+      Ok = false;
+  }
+  if (const toml::node *N = T.get("min_driver")) {
+    Row.MinDriver = version(*N, "min_driver");
+    Ok &= Row.MinDriver.has_value();
+  }
+  if (const toml::node *N = T.get("note")) {
+    std::optional<std::string> S = string(*N, "note");
+    Ok &= S.has_value();
+    Row.Note = S.value_or("");
+  }
+  std::optional<std::string> Src = source(T, Where);
+  Ok &= Src.has_value();
+  if (!Ok)
+    return;
+  Row.Source = std::move(*Src);
+  Toolkits.push_back(std::move(Row));
+}
+
+void Reader::readFloor(const toml::table &T) {
+  const StringRef Where = "[[driver_floor]]";
+  checkKeys(T, FloorKeys, Where);
+  DriverFloorRow Row;
+  Row.Loc = loc(T.source());
+  bool Ok = true;
+
+  if (const toml::node *N = required(T, "cuda_major", Where)) {
+    std::optional<unsigned> Major = smallUnsigned(*N, "cuda_major");
+    if (Major) {
+      Row.CudaMajor = *Major;
+      Row.Loc = loc(N->source());
+      auto Same = [&](const DriverFloorRow &O) {
+        if (O.CudaMajor != Row.CudaMajor)
+          return false;
+        error(N->source(), "a driver floor for CUDA " + Twine(*Major) +
+                               " is already defined at " + locText(O.Loc));
+        return true;
+      };
+      if (any_of(OldFloors, Same) || any_of(Floors, Same))
+        Ok = false;
+    } else {
+      Ok = false;
+    }
+  } else {
+    Ok = false;
+  }
+  if (const toml::node *N = required(T, "min_driver", Where)) {
+    std::optional<Version> V = version(*N, "min_driver");
+    Ok &= V.has_value();
+    if (V)
+      Row.MinDriver = std::move(*V);
+  } else {
+    Ok = false;
+  }
+  if (const toml::node *N = T.get("note")) {
+    std::optional<std::string> S = string(*N, "note");
+    Ok &= S.has_value();
+    Row.Note = S.value_or("");
+  }
+  std::optional<std::string> Src = source(T, Where);
+  Ok &= Src.has_value();
+  if (!Ok)
+    return;
+  Row.Source = std::move(*Src);
+  Floors.push_back(std::move(Row));
+}
+
+template <typename Fn>
+void Reader::readRows(const toml::node &N, StringRef Key, Fn Read) {
+  const auto *A = N.as_array();
+  if (!A || !A->is_array_of_tables()) {
+    error(N.source(), "'" + Key + "' must be an array of tables ([[" + Key +
+                          "]]), not " + typeName(N));
+    return;
+  }
+  for (const toml::node &E : *A)
+    (this->*Read)(*E.as_table());
+}
+
+void Reader::run(const toml::table &Root) {
+  for (const auto &[Key, Value] : Root) {
+    StringRef Name = Key.str();
+    if (Name == "toolkit")
+      readRows(Value, Name, &Reader::readToolkit);
+    else if (Name == "driver_floor")
+      readRows(Value, Name, &Reader::readFloor);
+    else
+      error(Key.source(), "unknown key '" + Name.take_front(80) + "'",
+            didYouMean(Name, RootKeys));
+  }
+}
+
+} // namespace
+
+bool ToolkitRow::compiles(StringRef Arch) const {
+  if (!isValidArch(Arch))
+    return false;
+  const std::vector<std::string> &List = Arch.endswith("a")   ? ArchSpecific
+                                         : Arch.endswith("f") ? Family
+                                                              : Archs;
+  return is_contained(List, Arch);
+}
+
+Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
+  DiagnosticEngine Diags(FileName.str(), Text.str());
+  toml::parse_result Parsed =
+      toml::parse(std::string_view(Text.data(), Text.size()),
+                  std::string_view(FileName.data(), FileName.size()));
+  if (!Parsed) {
+    const toml::parse_error &E = Parsed.error();
+    Diags.error(E.source().begin.line, E.source().begin.column,
+                "invalid TOML: " + Twine(std::string(E.description())));
+    return Diags.takeError();
+  }
+  Reader R(FileName, Toolkits, Floors);
+  R.run(Parsed.table());
+  std::stable_sort(R.Diags.begin(), R.Diags.end(),
+                   [](const PendingDiag &A, const PendingDiag &B) {
+                     return std::tie(A.Line, A.Column) <
+                            std::tie(B.Line, B.Column);
+                   });
+  for (const PendingDiag &D : R.Diags)
+    Diags.error(D.Line, D.Column, D.Message, D.Hint);
+  if (Diags.hasErrors())
+    return Diags.takeError();
+
+  spdlog::debug("knowledge base: {} toolkit rows, {} driver floors from {}",
+                R.Toolkits.size(), R.Floors.size(), FileName.str());
+  std::move(R.Toolkits.begin(), R.Toolkits.end(), std::back_inserter(Toolkits));
+  std::move(R.Floors.begin(), R.Floors.end(), std::back_inserter(Floors));
+  return Error::success();
+}
+
+Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
+  std::error_code EC;
+  std::vector<std::string> Files;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (sys::path::extension(It->path()) == ".toml")
+      Files.push_back(It->path());
+  }
+  if (EC)
+    return createStringError(EC, "cannot read knowledge base directory '%s': %s",
+                             Dir.str().c_str(), EC.message().c_str());
+  if (Files.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no *.toml files in knowledge base directory '%s'",
+                             Dir.str().c_str());
+  llvm::sort(Files);
+
+  KnowledgeBase KB;
+  for (const std::string &Path : Files) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+    if (!Buf)
+      return createStringError(Buf.getError(), "cannot read '%s': %s",
+                               Path.c_str(),
+                               Buf.getError().message().c_str());
+    if (Error E = KB.addFile((*Buf)->getBuffer(), Path))
+      return std::move(E);
+  }
+  return KB;
+}
+
+const ToolkitRow *KnowledgeBase::toolkit(const Version &Nvcc) const {
+  if (Nvcc.release().empty())
+    return nullptr;
+  Version Release(Nvcc.release());
+  for (const ToolkitRow &Row : Toolkits)
+    if (Row.Range.contains(Release))
+      return &Row;
+  return nullptr;
+}
+
+VersionSet KnowledgeBase::nvccRangeForArch(StringRef Arch) const {
+  VersionSet All, Out;
+  for (const ToolkitRow &Row : Toolkits) {
+    All = All.unionWith(Row.Range);
+    if (Row.compiles(Arch))
+      Out = Out.unionWith(Row.Range);
+  }
+  // The newest row's archs are assumed to stay in later toolkits.
+  VersionSet Later = above(All);
+  if (Later.isEmpty())
+    return Out;
+  for (const ToolkitRow &Row : Toolkits)
+    if (Row.compiles(Arch) && above(Row.Range) == Later)
+      return Out.unionWith(Later);
+  return Out;
+}
+
+const DriverFloorRow *KnowledgeBase::driverFloor(uint64_t CudaMajor) const {
+  for (const DriverFloorRow &Row : Floors)
+    if (Row.CudaMajor == CudaMajor)
+      return &Row;
+  return nullptr;
+}
+
+} // namespace cudadeps

@@ -1,0 +1,88 @@
+//===- KnowledgeBase.h - CUDA compatibility tables, loaded from data --------===//
+//
+// What cudadeps knows about CUDA toolkits when a toolkit cannot be read
+// itself (a facts file, a what-if): toolkit -> newest host gcc/clang,
+// toolkit -> GPU architectures, toolkit major -> minimum driver. The tables
+// are data (manifests/cuda/*.toml), each row citing its source; nothing here
+// is an if-chain in code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_MANIFEST_KNOWLEDGEBASE_H
+#define CUDADEPS_CORE_MANIFEST_KNOWLEDGEBASE_H
+
+#include "core/support/Diagnostic.h"
+#include "core/version/Version.h"
+#include "core/version/VersionSet.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudadeps {
+
+/// One toolkit row: the toolkits in Range (e.g. ">=12.8,<12.10").
+struct ToolkitRow {
+  VersionSet Range;
+  std::string RangeText;
+  std::optional<unsigned> MaxGcc;
+  std::optional<unsigned> MaxClang;
+  std::vector<std::string> Archs; // sm_XX it compiles for (baseline forms)
+  std::optional<Version> MinDriver; // Linux x86_64 driver the runtime needs
+  std::string Source;               // the citation
+  SourceLocation Loc;
+  std::vector<std::string> ArchSpecific; // sm_XXa targets (`arch_specific`)
+  std::vector<std::string> Family;       // sm_XXf targets (`family`)
+  std::string Note;                      // disagreements between sources
+
+  /// True if the row compiles Arch: sm_XX is looked up in Archs, sm_XXa in
+  /// ArchSpecific, sm_XXf in Family.
+  bool compiles(llvm::StringRef Arch) const;
+};
+
+/// A CUDA major and the oldest driver that runs its runtime (minor version
+/// compatibility): 12 -> 525.60.13, 13 -> 580.
+struct DriverFloorRow {
+  uint64_t CudaMajor = 0;
+  Version MinDriver;
+  std::string Source;
+  SourceLocation Loc;
+  std::string Note;
+};
+
+class KnowledgeBase {
+public:
+  /// Loads every *.toml in Dir (manifests/cuda). Located errors for bad rows;
+  /// a row without `source` is an error.
+  static llvm::Expected<KnowledgeBase> loadDirectory(llvm::StringRef Dir);
+  /// Parses one table file (for tests).
+  llvm::Error addFile(llvm::StringRef Text, llvm::StringRef FileName);
+
+  /// The row for a toolkit version, or nullptr when the version is unknown.
+  /// Only the release numbers of Nvcc are compared (12.8.93 is in
+  /// ">=12.8,<12.9"); versions past the newest row are unknown.
+  const ToolkitRow *toolkit(const Version &Nvcc) const;
+  /// The toolkit versions that can compile Arch ("sm_90", "sm_100a"):
+  /// the union of the ranges of the rows listing it (the 'a'/'f' suffix is
+  /// matched against the baseline and the row's own a/f list). An arch that
+  /// the newest row lists is assumed to stay in later toolkits, so the set
+  /// is open above ("sm_90" -> ">=11.8"); an unknown or malformed arch gives
+  /// the empty set.
+  VersionSet nvccRangeForArch(llvm::StringRef Arch) const;
+  /// The minimum driver for a CUDA major, if known.
+  const DriverFloorRow *driverFloor(uint64_t CudaMajor) const;
+
+  const std::vector<ToolkitRow> &toolkits() const { return Toolkits; }
+  const std::vector<DriverFloorRow> &driverFloors() const { return Floors; }
+  bool empty() const { return Toolkits.empty() && Floors.empty(); }
+
+private:
+  std::vector<ToolkitRow> Toolkits;
+  std::vector<DriverFloorRow> Floors;
+};
+
+} // namespace cudadeps
+
+#endif
