@@ -456,8 +456,10 @@ static std::string upperText(const Cut &C) {
     return "<=" + V.sentinelBase().str() + ".post*";
   if (V.isSentinel())
     return "<=" + V.sentinelBase().str();
-  if (C.After || !V.local().empty())
-    return "<=" + V.str();
+  if (C.After)
+    return "<=" + V.str(); // exact only for a version with a local label
+  if (!V.local().empty())
+    return "<" + V.str();
   if (V.dev() && *V.dev() == 0) {
     std::string S = V.str();
     llvm::StringRef Base = llvm::StringRef(S).drop_back(strlen(".dev0"));
@@ -474,7 +476,13 @@ static std::string upperText(const Cut &C) {
           return "<" + W->str();
     }
   }
-  return "<" + V.str(); // exact for pre-releases
+  if (!V.isPrerelease()) {
+    // '<V' would also exclude V's pre-releases; '<=V' admits V and its
+    // local variants, which '!=V' takes out again.
+    std::string W = V.str();
+    return "<=" + W + ",!=" + W;
+  }
+  return "<" + V.str();
 }
 
 /// Renders intervals I..J (one chunk) as hull constraints plus '!=' holes.

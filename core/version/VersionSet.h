@@ -5,6 +5,34 @@
 // what the PubGrub solver needs. Specifiers (PEP 440: ">=2.4,<3", "==12.*",
 // "~=1.5", "!=2.0", "*") parse into VersionSets.
 //
+// Sets contain pre-releases. PEP 440's "do not pick a pre-release unless one
+// is asked for" is a candidate-selection policy, not set membership: it is
+// the solver's business (">=2.4" contains 2.5rc1 here).
+//
+// Specifiers map to plain intervals through the sentinel helpers of Version:
+//   ==V    [V, V.afterAllLocals())       (any local label; ==V+l is just V+l)
+//   ==P.*  [P.dev0, P.bumped().dev0)     (pre/post/dev releases of P.* too)
+//   <V     (-inf, V.dev0)                (V's pre-releases excluded unless V
+//                                         is a pre-release: then plain <V)
+//   <=V    (-inf, V.afterAllLocals())    (PEP 440 compares the public part)
+//   >V     [V.afterAllPosts(), +inf)     (V's post-releases and locals
+//                                         excluded unless V is a post-release)
+//   >=V    [V, +inf);  ~=X.Y = >=X.Y,==X.*;  === is taken as ==
+// Normalization keeps bounds canonical, so equal sets compare == structurally.
+//
+// str() writes PEP 440 text that parse() reads back to the same set for every
+// set built from specifiers: "*" (any), ">=1.0,<2.0", "==12.8", "==12.*",
+// "!=2.0", ">2.11", and " || " between intervals that no "!=" clause
+// separates ("<1 || >=3.dev0"; parse() accepts "||" too). lessThan(V) of a
+// final V, which keeps V's pre-releases, prints "<=V,!=V" (exact; "<V" would
+// exclude them). Bounds that no
+// specifier produces are written in the nearest PEP 440 form and do not read
+// back exactly: exactly(V) of a version without local label prints "==V"
+// (which also admits V's local labels), greaterThan(V) prints ">V", atMost(V)
+// prints "<=V", and the
+// complement of ">V" (V final) prints "<=V.post*" (up to V and its
+// post-releases; parse() rejects it). The empty set prints "".
+//
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_VERSION_VERSIONSET_H
 #define CUDADEPS_CORE_VERSION_VERSIONSET_H
@@ -50,7 +78,11 @@ public:
   /// [Low, High) - the usual "from this version up to the next" range.
   static VersionSet between(const Version &Low, const Version &High);
 
-  /// Parses a comma-joined PEP 440 specifier list ("" or "*" = any).
+  /// Parses a comma-joined PEP 440 specifier list ("" or "*" = any);
+  /// alternatives may be joined with "||" (union), as str() writes them.
+  /// Ordered comparisons with a local label ("<=2.11+cu128") compare plainly.
+  /// Errors name the offending clause: "invalid specifier '>>2': unknown
+  /// operator '>>'".
   /// Handles >=, <=, >, <, ==, !=, ~=, ===, and ==X.* / !=X.* prefix forms,
   /// with PEP 440's rules for pre-releases and local labels of the specified
   /// version (e.g. ">2.11" excludes 2.11.post1, "==2.11.0" admits

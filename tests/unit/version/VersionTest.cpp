@@ -1,0 +1,332 @@
+//===- VersionTest.cpp - parsing, normalization and ordering of Version ---===//
+
+#include "core/version/Version.h"
+#include "tests/unit/version/Printers.h"
+
+#include "llvm/Support/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace cudadeps;
+
+namespace {
+
+Version v(llvm::StringRef Text) {
+  auto V = Version::parse(Text);
+  if (!V) {
+    ADD_FAILURE() << "cannot parse '" << Text.str()
+                  << "': " << llvm::toString(V.takeError());
+    return Version();
+  }
+  return *V;
+}
+
+std::string parseError(llvm::StringRef Text) {
+  auto V = Version::parse(Text);
+  if (V)
+    return "parsed as " + V->str();
+  return llvm::toString(V.takeError());
+}
+
+struct NormCase {
+  const char *Input;
+  const char *Canonical;
+};
+
+TEST(VersionParse, NormalizesToCanonicalText) {
+  const NormCase Cases[] = {
+      // PEP 440 forms.
+      {"2.11.0+cu128", "2.11.0+cu128"},
+      {"1.5.0.post8", "1.5.0.post8"},
+      {"3.0.0rc1", "3.0.0rc1"},
+      {"v1.2", "1.2"},
+      {"V1.2", "1.2"},
+      {"1.0.dev3", "1.0.dev3"},
+      {"1!2.0", "1!2.0"},
+      {"0!1.0", "1.0"},
+      // Toolchain dotted forms keep their segments as written.
+      {"12.8.93", "12.8.93"},
+      {"12.8", "12.8"},
+      {"13.0", "13.0"},
+      {"12.2.0", "12.2.0"},
+      {"570.86.15", "570.86.15"},
+      {"12", "12"},
+      // Spelling variants.
+      {"1.0ALPHA1", "1.0a1"},
+      {"1.0-alpha.1", "1.0a1"},
+      {"1.0_beta_2", "1.0b2"},
+      {"1.0.b2", "1.0b2"},
+      {"1.0c1", "1.0rc1"},
+      {"1.0pre1", "1.0rc1"},
+      {"1.0preview1", "1.0rc1"},
+      {"1.0-RC-3", "1.0rc3"},
+      {"1.0a", "1.0a0"},
+      {"1.0-1", "1.0.post1"},
+      {"1.0rev2", "1.0.post2"},
+      {"1.0.r", "1.0.post0"},
+      {"1.0post", "1.0.post0"},
+      {"1.0-post-4", "1.0.post4"},
+      {"1.0-dev", "1.0.dev0"},
+      {"1.0dev5", "1.0.dev5"},
+      {"1.0a1.post2.dev3", "1.0a1.post2.dev3"},
+      {"1.0+Ubuntu_1-A", "1.0+ubuntu.1.a"},
+      {"1.0+007", "1.0+7"},
+      {"1.0+abc.000", "1.0+abc.0"},
+      {"01.002.0003", "1.2.3"},
+      {"  1.0\t", "1.0"},
+      {"18446744073709551615", "18446744073709551615"},
+  };
+  for (const NormCase &C : Cases) {
+    SCOPED_TRACE(C.Input);
+    auto V = Version::parse(C.Input);
+    ASSERT_TRUE(static_cast<bool>(V)) << llvm::toString(V.takeError());
+    EXPECT_EQ(V->str(), C.Canonical);
+    // The canonical text reads back to the same version and text.
+    EXPECT_EQ(v(V->str()), *V);
+    EXPECT_EQ(v(V->str()).str(), C.Canonical);
+  }
+}
+
+TEST(VersionParse, Components) {
+  Version Torch = v("2.11.0+cu128");
+  EXPECT_EQ(Torch.release(), (std::vector<uint64_t>{2, 11, 0}));
+  EXPECT_EQ(Torch.local(), "cu128");
+  EXPECT_FALSE(Torch.isPrerelease());
+  EXPECT_EQ(Torch.withoutLocal().str(), "2.11.0");
+
+  Version Nvcc = v("12.8.93");
+  EXPECT_EQ(Nvcc.major(), 12u);
+  EXPECT_EQ(Nvcc.minor(), 8u);
+  EXPECT_EQ(Nvcc.patch(), 93u);
+  EXPECT_EQ(Nvcc.segment(7), 0u);
+
+  Version Driver = v("570.86.15");
+  EXPECT_EQ(Driver.major(), 570u);
+  EXPECT_EQ(Driver.patch(), 15u);
+
+  Version Rc = v("3.0.0rc1");
+  ASSERT_TRUE(Rc.pre().has_value());
+  EXPECT_EQ(Rc.pre()->first, Version::PreKind::RC);
+  EXPECT_EQ(Rc.pre()->second, 1u);
+  EXPECT_TRUE(Rc.isPrerelease());
+
+  Version Post = v("1.5.0.post8");
+  EXPECT_EQ(Post.post(), std::optional<uint64_t>(8));
+  EXPECT_FALSE(Post.isPrerelease());
+
+  Version Dev = v("1.0.dev3");
+  EXPECT_EQ(Dev.dev(), std::optional<uint64_t>(3));
+  EXPECT_TRUE(Dev.isPrerelease());
+
+  EXPECT_EQ(v("2!1.0").epoch(), 2u);
+  EXPECT_EQ(Version({12, 8}).str(), "12.8");
+  EXPECT_EQ(Version(std::vector<uint64_t>{}).str(), "0");
+}
+
+TEST(VersionOrder, Pep440Examples) {
+  // The ordering example of PEP 440 ("Summary of permitted suffixes and
+  // relative ordering"), extended with local labels and epochs.
+  const char *Ordered[] = {
+      "1.dev0",        "1.0.dev456",    "1.0a1",
+      "1.0a2.dev456",  "1.0a12.dev456", "1.0a12",
+      "1.0b1.dev456",  "1.0b2",         "1.0b2.post345.dev456",
+      "1.0b2.post345", "1.0rc1.dev456", "1.0rc1",
+      "1.0",           "1.0+abc",       "1.0+abc.5",
+      "1.0+abc.7",     "1.0+5",         "1.0+10",
+      "1.0.post456.dev34", "1.0.post456", "1.0.post456+x",
+      "1.0.15",        "1.1.dev1",      "1.1",
+      "12.8",          "12.8.93",       "13.0",
+      "570.86.15",     "1!0.1",         "1!1.0"};
+  std::vector<Version> Vs;
+  for (const char *S : Ordered)
+    Vs.push_back(v(S));
+  for (size_t I = 0; I < Vs.size(); ++I)
+    for (size_t J = 0; J < Vs.size(); ++J) {
+      SCOPED_TRACE(std::string(Ordered[I]) + " vs " + Ordered[J]);
+      EXPECT_EQ(Vs[I] <=> Vs[J], I <=> J);
+      EXPECT_EQ(Vs[I] == Vs[J], I == J);
+    }
+}
+
+TEST(VersionOrder, TrailingZerosAndEquivalentSpellings) {
+  EXPECT_EQ(v("12.8"), v("12.8.0"));
+  EXPECT_EQ(v("1"), v("1.0.0.0"));
+  EXPECT_EQ(v("1.0a1"), v("1.0.0alpha1"));
+  EXPECT_EQ(v("1.0+007"), v("1.0+7"));
+  EXPECT_EQ(v("0!1.0"), v("1.0"));
+  EXPECT_LT(v("12.8"), v("12.8.0.1"));
+  EXPECT_LT(v("2.11.0"), v("2.11.0+cu128"));
+  EXPECT_LT(v("2.11.0+cu126"), v("2.11.0+cu128"));
+  // Numeric local segments compare as numbers; alphanumeric ones as text
+  // (PEP 440), so "cu10" sorts before "cu9".
+  EXPECT_LT(v("1.0+9"), v("1.0+10"));
+  EXPECT_LT(v("1.0+cu10"), v("1.0+cu9"));
+  EXPECT_LT(v("1.0+abc"), v("1.0+abc.1"));
+  EXPECT_LT(v("1.0+zzz"), v("1.0+0"));
+  // Large numbers compare correctly.
+  EXPECT_LT(v("18446744073709551614"), v("18446744073709551615"));
+}
+
+TEST(VersionHelpers, SentinelsSortWhereSpecifiersNeedThem) {
+  Version V = v("2.11");
+  Version AfterLocals = V.afterAllLocals();
+  EXPECT_FALSE(AfterLocals.isSentinel());
+  EXPECT_EQ(AfterLocals.str(), "2.11.post0.dev0");
+  EXPECT_LT(v("2.11+zzz.999"), AfterLocals);
+  EXPECT_LT(AfterLocals, v("2.11.post0"));
+
+  Version AfterPosts = V.afterAllPosts();
+  EXPECT_TRUE(AfterPosts.isSentinel());
+  EXPECT_TRUE(AfterPosts.isAfterAllPosts());
+  EXPECT_EQ(AfterPosts.sentinelBase(), V);
+  EXPECT_LT(v("2.11.post99999+x"), AfterPosts);
+  EXPECT_LT(AfterPosts, v("2.11.0.0.1"));
+  EXPECT_LT(AfterPosts, v("2.12.dev0"));
+  EXPECT_EQ(v("2.11.0").afterAllPosts(), AfterPosts);
+
+  // For a pre-release the least version above its posts is real.
+  EXPECT_EQ(v("1.0a1").afterAllPosts().str(), "1.0a2.dev0");
+  EXPECT_EQ(v("1.0a1.post3").afterAllPosts().str(), "1.0a2.dev0");
+  EXPECT_EQ(v("1.0.dev3").afterAllLocals().str(), "1.0.dev4");
+  EXPECT_EQ(v("1.0.post3+x").afterAllLocals().str(), "1.0.post4.dev0");
+
+  EXPECT_EQ(v("12.8.93").truncated(2).str(), "12.8");
+  EXPECT_EQ(v("12").truncated(3).str(), "12.0.0");
+  EXPECT_EQ(v("12.8rc1+x").truncated(2).str(), "12.8");
+  EXPECT_EQ(v("12.8").bumped(0).str(), "13.dev0");
+  EXPECT_EQ(v("12.8").bumped(1).str(), "12.9.dev0");
+  EXPECT_EQ(v("1!12.8").bumped(0).str(), "1!13.dev0");
+  EXPECT_EQ(v("12.8.1rc1").lowestOfRelease().str(), "12.8.1.dev0");
+  EXPECT_EQ(v("12.8").firstDevRelease().str(), "12.8.dev0");
+  EXPECT_EQ(v("12.8.post2").firstDevRelease().str(), "12.8.post2.dev0");
+  EXPECT_LT(v("12.8.dev0"), v("12.8a0"));
+  EXPECT_TRUE(v("0.dev0").isMinimum());
+  EXPECT_TRUE(v("0.0.dev0").isMinimum());
+  EXPECT_FALSE(v("0").isMinimum());
+}
+
+TEST(VersionHelpers, NoOverflowAtTheLargestNumbers) {
+  // Bumping a segment at the 64-bit limit carries into the one before it:
+  // no 1.<MAX+1> exists, so every 1.<MAX>.* version sorts below 2.dev0.
+  EXPECT_EQ(v("1.18446744073709551615").bumped(1).str(), "2.dev0");
+  EXPECT_EQ(v("18446744073709551615").bumped(0).str(), "1!0.dev0");
+  Version Top = v("18446744073709551615!18446744073709551615");
+  EXPECT_LT(Top, Top.bumped(0));
+  Version DevMax = v("1.0.dev18446744073709551615");
+  EXPECT_LT(v("1.0.dev18446744073709551615+x"), DevMax.afterAllLocals());
+  EXPECT_LT(DevMax.afterAllLocals(), v("1.0a0"));
+  Version PostMax = v("1.0.post18446744073709551615");
+  EXPECT_LT(v("1.0.post18446744073709551615+x"), PostMax.afterAllLocals());
+  EXPECT_LT(PostMax.afterAllLocals(), v("1.0.1"));
+}
+
+struct ErrorCase {
+  std::string Input;
+  const char *Message;
+};
+
+TEST(VersionParse, ErrorsSayWhatWasExpected) {
+  const ErrorCase Cases[] = {
+      {"", "invalid version '': expected a version such as '1.2.3' or "
+           "'2.11.0+cu128'"},
+      {"   ", "invalid version '   ': expected a version"},
+      {"abc", "invalid version 'abc': expected a release number such as "
+              "'1.2' at the start"},
+      {"v", "invalid version 'v': expected a release number"},
+      {".1", "invalid version '.1': expected a release number"},
+      {"1.2x", "invalid version '1.2x': expected a pre-release (a1, b2, "
+               "rc1), '.postN', '.devN' or a local label ('+cu128') after "
+               "'1.2', found 'x'"},
+      {"1..2", "after '1', found '..2'"},
+      {"1.", "after '1', found '.'"},
+      {"1.0 2.0", "found ' 2.0'"},
+      {"1.0-", "found '-'"},
+      {"1!", "invalid version '1!': expected a release number after the "
+             "epoch '1!'"},
+      {"1.0+", "invalid version '1.0+': expected a local label of letters "
+               "and digits such as '+cu128' at the end"},
+      {"1.0+a..b", "expected a local label"},
+      {"1.0+cu128+x", "after '1.0+cu128', found '+x'"},
+      {"1.0.*", "found '.*'"},
+      {"99999999999999999999999",
+       "invalid version '99999999999999999999999': number "
+       "'99999999999999999999999' does not fit in 64 bits"},
+      {"18446744073709551616", "does not fit in 64 bits"},
+      {"1.0.post18446744073709551616", "does not fit in 64 bits"},
+      {std::string("1.0\0", 4), "invalid version '1.0\\x00': "},
+      {"1.0\xff", "invalid version '1.0\\xff': "},
+      {"1.0\n2", "invalid version '1.0\\x0a2': "},
+  };
+  for (const ErrorCase &C : Cases) {
+    SCOPED_TRACE(C.Input);
+    std::string Msg = parseError(C.Input);
+    EXPECT_NE(Msg.find(C.Message), std::string::npos) << Msg;
+    EXPECT_EQ(Msg.rfind("invalid version '", 0), 0u) << Msg;
+  }
+}
+
+TEST(VersionParse, HugeInputIsRefusedWithAShortMessage) {
+  std::string Huge(100 * 1024, '1');
+  std::string Msg = parseError(Huge);
+  EXPECT_NE(Msg.find("expected at most 256 characters, got 102400"),
+            std::string::npos)
+      << Msg;
+  EXPECT_LT(Msg.size(), 200u);
+
+  std::string Dotted;
+  for (int I = 0; I < 50000; ++I)
+    Dotted += "1.";
+  Dotted += "1";
+  EXPECT_NE(parseError(Dotted).find("expected at most"), std::string::npos);
+}
+
+TEST(VersionParse, EveryByteIsHandled) {
+  for (int B = 0; B < 256; ++B) {
+    char C = static_cast<char>(B);
+    for (std::string Text :
+         {std::string(1, C), "1.0" + std::string(1, C),
+          std::string(1, C) + "1.0", "1" + std::string(1, C) + "0",
+          "1.0+" + std::string(1, C)}) {
+      SCOPED_TRACE(B);
+      auto V = Version::parse(Text);
+      if (!V) {
+        std::string Msg = llvm::toString(V.takeError());
+        EXPECT_EQ(Msg.rfind("invalid version '", 0), 0u) << Msg;
+        // The message is printable text.
+        for (char M : Msg)
+          EXPECT_TRUE(M >= 0x20 && M < 0x7f) << Msg;
+        continue;
+      }
+      // Whatever parses has canonical text that parses back to it.
+      EXPECT_EQ(v(V->str()), *V);
+    }
+  }
+}
+
+TEST(VersionParse, RandomGarbageNeverCrashes) {
+  std::mt19937 Rng(440);
+  const std::string Alphabet = "0123456789.-_+!vVabcrpostdevlhxyz \t*";
+  for (int I = 0; I < 20000; ++I) {
+    std::string Text;
+    int Len = Rng() % 16;
+    for (int J = 0; J < Len; ++J)
+      Text += (Rng() % 4 == 0) ? static_cast<char>(Rng() % 256)
+                               : Alphabet[Rng() % Alphabet.size()];
+    auto V = Version::parse(Text);
+    if (!V) {
+      std::string Msg = llvm::toString(V.takeError());
+      ASSERT_EQ(Msg.rfind("invalid version '", 0), 0u) << Msg;
+      continue;
+    }
+    auto Back = Version::parse(V->str());
+    ASSERT_TRUE(static_cast<bool>(Back)) << Text;
+    EXPECT_EQ(*Back, *V) << Text;
+    EXPECT_EQ(Back->str(), V->str()) << Text;
+  }
+}
+
+} // namespace
