@@ -1,0 +1,233 @@
+//===- ProbeCache.cpp - probe answers cached on disk, fingerprint-checked -===//
+
+#include "core/plugin/ProbeCache.h"
+
+#include "core/facts/FactsFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <spdlog/spdlog.h>
+
+using namespace llvm;
+
+namespace cudadeps {
+
+/// Bumped when the entry layout changes; other values are ignored.
+static constexpr int64_t EntryFormat = 1;
+
+std::string ProbeCache::defaultDir(const Environment &Env) {
+  SmallString<256> P;
+  if (auto X = Env.get("XDG_CACHE_HOME"); X && !X->empty() &&
+                                          sys::path::is_absolute(*X)) {
+    P = *X;
+  } else if (auto H = Env.get("HOME"); H && !H->empty()) {
+    P = *H;
+    sys::path::append(P, ".cache");
+  } else {
+    return {};
+  }
+  sys::path::append(P, "cudadeps");
+  return std::string(P);
+}
+
+std::string ProbeCache::entryPath(StringRef ProbeName) const {
+  std::string File;
+  for (char C : ProbeName)
+    File += (isAlnum(C) || C == '-' || C == '_' || C == '.') ? C : '_';
+  SmallString<256> P(Dir);
+  sys::path::append(P, "probes", File + ".json");
+  return std::string(P);
+}
+
+json::Value ProbeCache::fingerprint(StringRef Path) {
+  json::Object FP{{"path", Path}};
+  sys::fs::file_status St;
+  if (sys::fs::status(Path, St) || !sys::fs::exists(St)) {
+    FP["missing"] = true;
+    return json::Value(std::move(FP));
+  }
+  SmallString<256> Real;
+  if (!sys::fs::real_path(Path, Real))
+    FP["real"] = std::string(Real);
+  FP["type"] = sys::fs::is_directory(St)      ? "dir"
+               : sys::fs::is_regular_file(St) ? "file"
+                                              : "other";
+  FP["size"] = static_cast<int64_t>(St.getSize());
+  FP["mtime_ns"] = static_cast<int64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          St.getLastModificationTime().time_since_epoch())
+          .count());
+  return json::Value(std::move(FP));
+}
+
+static json::Value envValue(const Environment &Env, StringRef Name) {
+  if (auto V = Env.get(Name))
+    return *V;
+  return nullptr;
+}
+
+static json::Array strings(const std::vector<std::string> &L) {
+  json::Array A;
+  for (const std::string &S : L)
+    A.push_back(S);
+  return A;
+}
+
+static bool readStrings(const json::Object &O, StringRef Key,
+                        std::vector<std::string> &Out) {
+  const json::Array *A = O.getArray(Key);
+  if (!A)
+    return false;
+  for (const json::Value &V : *A) {
+    auto S = V.getAsString();
+    if (!S)
+      return false;
+    Out.push_back(S->str());
+  }
+  return true;
+}
+
+/// The parts of the entry that must match for it to be used.
+static json::Object keyOf(const Probe &P, const ProbeContext &Ctx) {
+  return json::Object{{"format", EntryFormat},
+                      {"cudadeps", CUDADEPS_VERSION},
+                      {"probe", P.name()},
+                      {"version", P.version()},
+                      {"origin", P.origin()},
+                      {"sysroot", Ctx.SysRoot}};
+}
+
+std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
+                                              const ProbeContext &Ctx) const {
+  if (Dir.empty())
+    return std::nullopt;
+  std::string Path = entryPath(P.name());
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return std::nullopt;
+  auto Miss = [&](StringRef Why) -> std::optional<ProbeAnswer> {
+    spdlog::debug("probe cache: {} not used: {}", Path, Why);
+    return std::nullopt;
+  };
+  Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
+  if (!Parsed) {
+    consumeError(Parsed.takeError());
+    return Miss("not valid JSON");
+  }
+  const json::Object *Entry = Parsed->getAsObject();
+  if (!Entry)
+    return Miss("not an object");
+  for (const auto &[K, V] : keyOf(P, Ctx)) {
+    const json::Value *Stored = Entry->get(K);
+    if (!Stored || *Stored != V)
+      return Miss(("'" + K.str() + "' differs").c_str());
+  }
+  const json::Object *Env = Entry->getObject("env");
+  const json::Array *Inputs = Entry->getArray("inputs");
+  const json::Object *Ans = Entry->getObject("answer");
+  if (!Env || !Inputs || !Ans)
+    return Miss("incomplete entry");
+  for (const auto &[Name, Value] : *Env)
+    if (envValue(Ctx.Env, Name) != Value)
+      return Miss(("$" + Name.str() + " changed").c_str());
+  for (const json::Value &FP : *Inputs) {
+    const json::Object *O = FP.getAsObject();
+    auto InputPath = O ? O->getString("path") : None;
+    if (!InputPath)
+      return Miss("bad input fingerprint");
+    if (fingerprint(*InputPath) != FP)
+      return Miss((*InputPath + " changed").str().c_str());
+  }
+
+  ProbeAnswer A;
+  auto Kind = Ans->getString("kind");
+  if (Kind == StringRef("found"))
+    A.What = ProbeAnswer::Kind::Found;
+  else if (Kind == StringRef("not_present"))
+    A.What = ProbeAnswer::Kind::NotPresent;
+  else
+    return Miss("bad answer kind");
+  if (auto R = Ans->getString("reason"))
+    A.NotPresentReason = R->str();
+  if (!readStrings(*Ans, "searched", A.Searched) ||
+      !readStrings(*Ans, "warnings", A.Warnings) ||
+      !readStrings(*Ans, "inputs", A.Inputs) ||
+      !readStrings(*Ans, "env_inputs", A.EnvInputs))
+    return Miss("bad answer lists");
+  const json::Value *F = Ans->get("facts");
+  if (!F)
+    return Miss("no facts");
+  Expected<Facts> Found =
+      factsFromJson(*F, Path, Source::probed(P.name().str(), ""));
+  if (!Found) {
+    consumeError(Found.takeError());
+    return Miss("facts do not parse");
+  }
+  A.Found = std::move(*Found);
+  spdlog::debug("probe cache: {} hit", P.name());
+  return A;
+}
+
+Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
+                        const ProbeAnswer &A) const {
+  if (Dir.empty() || A.Inputs.empty())
+    return Error::success();
+  json::Object Entry = keyOf(P, Ctx);
+  json::Object Env;
+  for (const std::string &Name : A.EnvInputs)
+    Env[Name] = envValue(Ctx.Env, Name);
+  json::Array Inputs;
+  for (const std::string &In : A.Inputs)
+    Inputs.push_back(fingerprint(In));
+  Entry["env"] = std::move(Env);
+  Entry["inputs"] = std::move(Inputs);
+  Entry["answer"] = json::Object{
+      {"kind", A.What == ProbeAnswer::Kind::Found ? "found" : "not_present"},
+      {"reason", A.NotPresentReason},
+      {"searched", strings(A.Searched)},
+      {"warnings", strings(A.Warnings)},
+      {"inputs", strings(A.Inputs)},
+      {"env_inputs", strings(A.EnvInputs)},
+      {"facts", factsToJson(A.Found)}};
+
+  std::string Path = entryPath(P.name());
+  StringRef Parent = sys::path::parent_path(Path);
+  if (std::error_code EC = sys::fs::create_directories(Parent))
+    return createStringError(EC, "cannot create cache directory '%s': %s",
+                             Parent.str().c_str(), EC.message().c_str());
+  // Write beside the entry, then rename: readers see the old or the new
+  // entry, never a partial one.
+  SmallString<256> Temp;
+  int FD = -1;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Temp))
+    return createStringError(EC, "cannot write cache entry '%s': %s",
+                             Path.c_str(), EC.message().c_str());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << formatv("{0:2}", json::Value(std::move(Entry))) << '\n';
+    OS.close();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      sys::fs::remove(Temp);
+      return createStringError(EC, "cannot write cache entry '%s': %s",
+                               Path.c_str(), EC.message().c_str());
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return createStringError(EC, "cannot write cache entry '%s': %s",
+                             Path.c_str(), EC.message().c_str());
+  }
+  return Error::success();
+}
+
+} // namespace cudadeps

@@ -1,0 +1,62 @@
+//===- ProbeCache.h - probe answers cached on disk, fingerprint-checked ---===//
+//
+// A warm pre-build hook must cost milliseconds, so each probe's answer is
+// stored in <dir>/probes/<name>.json together with what it depended on:
+//  - the probe's name, version and origin, the cudadeps version and the
+//    sysroot it probed;
+//  - the value of each environment variable in its EnvInputs (unset is a
+//    value too);
+//  - a fingerprint of each of its Inputs: real path, type, size and
+//    modification time, or "missing" for a path that did not exist.
+// An entry is used only when all of these are unchanged (like ccache's
+// mtime/size compiler check). Answers with no Inputs are never cached: there
+// would be nothing to tell when they are stale. Errors are never cached.
+//
+// Entries are written to a temporary file and renamed into place, so a
+// reader never sees half an entry; an entry that cannot be read or parsed is
+// treated as absent.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_PLUGIN_PROBECACHE_H
+#define CUDADEPS_CORE_PLUGIN_PROBECACHE_H
+
+#include "core/plugin/Probe.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace cudadeps {
+
+class ProbeCache {
+public:
+  /// \p Dir is the cudadeps cache directory (entries go to Dir/probes/).
+  explicit ProbeCache(std::string Dir) : Dir(std::move(Dir)) {}
+
+  /// $XDG_CACHE_HOME/cudadeps, else $HOME/.cache/cudadeps; "" when neither
+  /// variable is set (then nothing is cached).
+  static std::string defaultDir(const Environment &Env);
+
+  /// The cached answer of \p P if it is still valid for \p Ctx.
+  std::optional<ProbeAnswer> lookup(const Probe &P, const ProbeContext &Ctx) const;
+
+  /// Stores \p A for \p P (a no-op for answers that cannot be cached).
+  llvm::Error store(const Probe &P, const ProbeContext &Ctx,
+                    const ProbeAnswer &A) const;
+
+  /// The file of \p P's entry.
+  std::string entryPath(llvm::StringRef ProbeName) const;
+
+  /// The fingerprint of one input path (exposed for tests and debugging).
+  static llvm::json::Value fingerprint(llvm::StringRef Path);
+
+private:
+  std::string Dir;
+};
+
+} // namespace cudadeps
+
+#endif

@@ -1,0 +1,117 @@
+//===- ProbeRunner.cpp - run every probe concurrently and merge the facts -===//
+
+#include "core/plugin/ProbeRunner.h"
+
+#include "core/plugin/ProbeCache.h"
+
+#include <spdlog/spdlog.h>
+
+#include <exception>
+#include <thread>
+
+using namespace llvm;
+
+namespace cudadeps {
+
+StringRef statusName(ProbeReport::Status S) {
+  switch (S) {
+  case ProbeReport::Status::Found:
+    return "found";
+  case ProbeReport::Status::NotPresent:
+    return "not-present";
+  case ProbeReport::Status::Error:
+    return "error";
+  }
+  llvm_unreachable("bad probe status");
+}
+
+namespace {
+/// The outcome of one probe, filled in by its thread.
+struct Slot {
+  ProbeReport Report;
+  Facts Found;
+};
+} // namespace
+
+static void runOne(Probe &P, const ProbeContext &Ctx,
+                   const ProbeRunOptions &Opts, Slot &Out) {
+  ProbeReport &R = Out.Report;
+  R.Name = P.name().str();
+  R.Version = P.version().str();
+  R.Origin = P.origin();
+  auto Start = std::chrono::steady_clock::now();
+  auto Finish = [&] {
+    R.Elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - Start);
+    spdlog::debug("probe {}: {} in {} ms{}", R.Name, statusName(R.What),
+                  R.Elapsed.count(), R.FromCache ? " (cached)" : "");
+  };
+
+  std::optional<ProbeAnswer> Answer;
+  if (Opts.Cache && !Opts.Refresh) {
+    Answer = Opts.Cache->lookup(P, Ctx);
+    R.FromCache = Answer.has_value();
+  }
+  if (!Answer) {
+    Expected<ProbeAnswer> A = P.probe(Ctx);
+    if (!A) {
+      R.What = ProbeReport::Status::Error;
+      R.Reason = toString(A.takeError());
+      if (!StringRef(R.Reason).contains(R.Name))
+        R.Reason = "probe '" + R.Name + "' failed: " + R.Reason;
+      Finish();
+      return;
+    }
+    Answer = std::move(*A);
+    if (Opts.Cache)
+      if (Error E = Opts.Cache->store(P, Ctx, *Answer))
+        spdlog::debug("probe cache: {}", toString(std::move(E)));
+  }
+  R.What = Answer->What == ProbeAnswer::Kind::Found
+               ? ProbeReport::Status::Found
+               : ProbeReport::Status::NotPresent;
+  R.Reason = std::move(Answer->NotPresentReason);
+  R.Warnings = std::move(Answer->Warnings);
+  R.Searched = std::move(Answer->Searched);
+  if (R.What == ProbeReport::Status::Found)
+    Out.Found = std::move(Answer->Found);
+  Finish();
+}
+
+/// Runs one probe, turning an escaped C++ exception into an error report
+/// (plugins are third-party code; cudadeps itself does not throw).
+static void runGuarded(Probe &P, const ProbeContext &Ctx,
+                       const ProbeRunOptions &Opts, Slot &Out) {
+  try {
+    runOne(P, Ctx, Opts, Out);
+  } catch (const std::exception &E) {
+    Out.Report.What = ProbeReport::Status::Error;
+    Out.Report.Reason =
+        "probe '" + P.name().str() + "' failed: " + std::string(E.what());
+  } catch (...) {
+    Out.Report.What = ProbeReport::Status::Error;
+    Out.Report.Reason = "probe '" + P.name().str() + "' failed";
+  }
+}
+
+ProbeRun runProbes(ArrayRef<Probe *> Probes, const ProbeContext &Ctx,
+                   const ProbeRunOptions &Opts) {
+  std::vector<Slot> Slots(Probes.size());
+  std::vector<std::thread> Threads;
+  Threads.reserve(Probes.size());
+  for (size_t I = 0; I < Probes.size(); ++I)
+    Threads.emplace_back(runGuarded, std::ref(*Probes[I]), std::cref(Ctx),
+                         std::cref(Opts), std::ref(Slots[I]));
+  for (std::thread &T : Threads)
+    T.join();
+
+  ProbeRun Run;
+  for (Slot &S : Slots) {
+    if (S.Report.What == ProbeReport::Status::Found)
+      mergeFacts(Run.Merged, S.Found);
+    Run.Reports.push_back(std::move(S.Report));
+  }
+  return Run;
+}
+
+} // namespace cudadeps
