@@ -1,0 +1,106 @@
+#include "core/manifest/Manifest.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace cudadeps {
+
+StringRef buildKindName(BuildKind K) {
+  switch (K) {
+  case BuildKind::TorchExtension:
+    return "torch-extension";
+  case BuildKind::Python:
+    return "python";
+  case BuildKind::CMake:
+    return "cmake";
+  case BuildKind::Command:
+    return "command";
+  }
+  llvm_unreachable("bad build kind");
+}
+
+std::optional<BuildKind> parseBuildKind(StringRef Name) {
+  for (BuildKind K : {BuildKind::TorchExtension, BuildKind::Python,
+                      BuildKind::CMake, BuildKind::Command})
+    if (buildKindName(K) == Name)
+      return K;
+  return std::nullopt;
+}
+
+std::string canonicalPackageName(StringRef Name) {
+  std::string Out;
+  bool InSep = false;
+  for (char C : Name) {
+    if (C == '-' || C == '_' || C == '.') {
+      if (!InSep)
+        Out += '-';
+      InSep = true;
+      continue;
+    }
+    InSep = false;
+    Out += toLower(C);
+  }
+  return Out;
+}
+
+bool isValidPackageName(StringRef Name) {
+  if (Name.empty() || Name.size() > 200)
+    return false;
+  if (!isAlnum(Name.front()) || !isAlnum(Name.back()))
+    return false;
+  return llvm::all_of(Name, [](char C) {
+    return isAlnum(C) || C == '-' || C == '_' || C == '.';
+  });
+}
+
+bool isValidArch(StringRef Name) {
+  if (!Name.consume_front("sm_"))
+    return false;
+  if (Name.endswith("a") || Name.endswith("f"))
+    Name = Name.drop_back();
+  if (Name.size() < 2 || Name.size() > 3 || Name.front() == '0')
+    return false;
+  return llvm::all_of(Name, isDigit);
+}
+
+unsigned Arch::number() const {
+  StringRef Digits = StringRef(Name).drop_front(3).take_while(isDigit);
+  unsigned N = 0;
+  if (Digits.getAsInteger(10, N))
+    return 0;
+  return N;
+}
+
+ArrayRef<StringRef> knownFactKeys() {
+  static const StringRef Keys[] = {"nvcc",  "driver", "driver.cuda",
+                                   "torch", "torch.cuda", "python",
+                                   "gcc",   "clang",  "triton",
+                                   "compute_capability"};
+  return Keys;
+}
+
+bool isFactKey(StringRef Key) { return llvm::is_contained(knownFactKeys(), Key); }
+
+std::string Package::canonicalName() const { return canonicalPackageName(Name); }
+
+RequirementMap Package::requirementsFor(const Release &R) const {
+  RequirementMap Out = Requires;
+  for (const auto &[Key, Req] : R.Requires)
+    Out.insert_or_assign(Key, Req);
+  return Out;
+}
+
+const Release *Package::findRelease(const Version &V) const {
+  for (const Release &R : Releases)
+    if (R.Ver == V)
+      return &R;
+  return nullptr;
+}
+
+const Located &Package::tagTemplateFor(const Release &R) const {
+  return R.Tag ? *R.Tag : Tag;
+}
+
+} // namespace cudadeps

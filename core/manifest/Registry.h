@@ -1,0 +1,77 @@
+//===- Registry.h - package manifests looked up by package name -----------===//
+//
+// A registry is an ordered list of directories holding package manifests as
+// *.toml files, one package per file, any file name (DESIGN.md sections 4 and
+// 6). The search order is --registry DIR (repeatable, in order), the
+// project's own `registry` directories, $CUDADEPS_REGISTRY (colon-separated),
+// then the installed <prefix>/share/cudadeps/manifests; the first directory
+// that defines a package wins. A package defined twice in one directory is
+// an error naming both files.
+//
+// Directories are indexed lazily, in order, and only until the package asked
+// for is found, so a warm resolve parses only the manifests it needs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_MANIFEST_REGISTRY_H
+#define CUDADEPS_CORE_MANIFEST_REGISTRY_H
+
+#include "core/manifest/Manifest.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cudadeps {
+
+/// The directories to search, in order: \p CommandLine (--registry), then
+/// \p ProjectDirs (a project's `registry`), then the non-empty entries of
+/// \p EnvValue ($CUDADEPS_REGISTRY, colon-separated), then \p InstalledDir
+/// (skipped when empty). Duplicates after the first are dropped.
+std::vector<std::string>
+registrySearchPath(llvm::ArrayRef<std::string> CommandLine,
+                   llvm::ArrayRef<std::string> ProjectDirs,
+                   llvm::StringRef EnvValue, llvm::StringRef InstalledDir);
+
+class Registry {
+public:
+  /// \p Dirs in search order. A directory that does not exist is skipped
+  /// (callers that require one to exist, like --registry, check it first);
+  /// a path that exists but is not a directory is an error when reached.
+  explicit Registry(std::vector<std::string> Dirs);
+
+  /// The manifest that defines package \p Name (compared in canonical form:
+  /// causal_conv1d finds causal-conv1d), or nullptr when no directory does.
+  /// Any invalid manifest in a directory searched is an error.
+  llvm::Expected<const Manifest *> find(llvm::StringRef Name);
+
+  /// Every package in the registry, each from the first directory defining
+  /// it, ordered by directory then canonical name. Indexes every directory.
+  llvm::Expected<std::vector<const Manifest *>> all();
+
+  llvm::ArrayRef<std::string> dirs() const { return DirPaths; }
+
+private:
+  struct Dir {
+    std::string Path;
+    bool Indexed = false;
+    std::map<std::string, const Manifest *> ByName; // canonical name
+  };
+  llvm::Error index(Dir &D);
+
+  std::vector<std::string> DirPaths;
+  std::vector<Dir> Dirs;
+  std::deque<Manifest> Storage; // stable addresses for the pointers above
+};
+
+/// Loads every package manifest of \p Dirs (first directory wins).
+llvm::Expected<std::vector<Manifest>>
+loadRegistry(llvm::ArrayRef<std::string> Dirs);
+
+} // namespace cudadeps
+
+#endif
