@@ -21,7 +21,7 @@ namespace cudadeps {
 
 using PackageTerm = solver::Term<VersionSet>;
 using PackageDependencies = solver::Dependencies<std::string, VersionSet>;
-using PackageFact = solver::Fact<std::string, VersionSet>;
+using SolverFact = solver::Fact<std::string, VersionSet>;
 using PackageProvider =
     solver::DependencyProvider<std::string, Version, VersionSet>;
 using PackageSolveResult = solver::SolveResult<std::string, Version, VersionSet>;

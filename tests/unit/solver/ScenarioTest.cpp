@@ -218,7 +218,7 @@ TEST(SolverScenario, FactSteersTheChoice) {
       .add("nvcc", "12.8.0")
       .add("gcc", "13.2.0")
       .add("gcc", "14.1.0");
-  PackageFact F;
+  SolverFact F;
   F.Terms.emplace_back("nvcc", PackageTerm::positive(constraint("^12.0.0")));
   F.Terms.emplace_back("gcc", PackageTerm::negative(constraint("<14.0.0")));
   F.Text = "nvcc 12 supports gcc < 14";

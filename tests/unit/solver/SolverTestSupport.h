@@ -122,7 +122,7 @@ public:
                                 PackageDependencies::unavailable(Reason));
     return *this;
   }
-  Registry &fact(const std::string &Package, PackageFact F) {
+  Registry &fact(const std::string &Package, SolverFact F) {
     Facts[Package].push_back(std::move(F));
     return *this;
   }
@@ -148,9 +148,9 @@ public:
     return PackageDependencies::unavailable("unknown version");
   }
 
-  std::vector<PackageFact> facts(const std::string &Package) override {
+  std::vector<SolverFact> facts(const std::string &Package) override {
     auto It = Facts.find(Package);
-    return It == Facts.end() ? std::vector<PackageFact>{} : It->second;
+    return It == Facts.end() ? std::vector<SolverFact>{} : It->second;
   }
 
   unsigned DependencyQueries = 0;
@@ -159,7 +159,7 @@ private:
   std::map<std::string,
            std::vector<std::pair<Version, PackageDependencies>>>
       Packages;
-  std::map<std::string, std::vector<PackageFact>> Facts;
+  std::map<std::string, std::vector<SolverFact>> Facts;
 };
 
 /// The solution as "name version" strings, root excluded, sorted by name.
