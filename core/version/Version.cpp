@@ -108,8 +108,8 @@ public:
 
   llvm::Error error(const llvm::Twine &What) const {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "invalid version " + quote(Original) +
-                                       ": " + What);
+                                   "invalid version " + quote(Original) + ": " +
+                                       What);
   }
 
   bool atEnd() const { return Pos >= Text.size(); }
@@ -280,9 +280,10 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
       if (P.Pos == Start)
         return P.error(
             "expected a local label of letters and digits such as '+cu128'" +
-            llvm::Twine(P.atEnd() ? " at the end"
-                                  : " before " + quote(llvm::StringRef(P.Text)
-                                                           .substr(P.Pos))));
+            llvm::Twine(
+                P.atEnd() ? " at the end"
+                          : " before " +
+                                quote(llvm::StringRef(P.Text).substr(P.Pos))));
       llvm::StringRef Seg = llvm::StringRef(P.Text).slice(Start, P.Pos);
       if (isNumeric(Seg)) {
         Seg = Seg.ltrim('0');
@@ -408,8 +409,9 @@ Version Version::sentinelBase() const {
 }
 
 bool Version::isMinimum() const {
-  return Epoch == 0 && llvm::all_of(Release, [](uint64_t S) { return S == 0; }) &&
-         !Pre && !Post && Dev && *Dev == 0 && Local.empty() && !isSentinel();
+  return Epoch == 0 &&
+         llvm::all_of(Release, [](uint64_t S) { return S == 0; }) && !Pre &&
+         !Post && Dev && *Dev == 0 && Local.empty() && !isSentinel();
 }
 
 std::string Version::str() const {

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace cudadeps;
 
@@ -178,8 +179,8 @@ VersionSet VersionSet::intersect(const VersionSet &O) const {
   std::vector<CutInterval> Out;
   size_t I = 0, J = 0;
   while (I < A.size() && J < B.size()) {
-    const Cut &Lo = compareCuts(A[I].Lower, B[J].Lower) >= 0 ? A[I].Lower
-                                                             : B[J].Lower;
+    const Cut &Lo =
+        compareCuts(A[I].Lower, B[J].Lower) >= 0 ? A[I].Lower : B[J].Lower;
     bool AEndsFirst = compareCuts(A[I].Upper, B[J].Upper) <= 0;
     const Cut &Hi = AEndsFirst ? A[I].Upper : B[J].Upper;
     if (compareCuts(Lo, Hi) < 0)
@@ -270,8 +271,7 @@ static VersionSet equalTo(const Version &V) {
 /// pre-, post- and dev-releases included.
 static VersionSet prefixOf(const Version &P) {
   size_t N = P.release().size();
-  return VersionSet::between(P.truncated(N).lowestOfRelease(),
-                             P.bumped(N - 1));
+  return VersionSet::between(P.truncated(N).lowestOfRelease(), P.bumped(N - 1));
 }
 
 static llvm::Expected<VersionSet> parseClause(llvm::StringRef Clause) {
@@ -285,8 +285,8 @@ static llvm::Expected<VersionSet> parseClause(llvm::StringRef Clause) {
     return specError(Clause, "expected an operator (==, !=, <, <=, >, >=, "
                              "~=, ===) before " +
                                  quoteSpec(Clause));
-  static constexpr llvm::StringLiteral Known[] = {"===", "==", "!=", "~=",
-                                                  "<=",  ">=", "<",  ">"};
+  static constexpr llvm::StringLiteral Known[] = {
+      "===", "==", "!=", "~=", "<=", ">=", "<", ">"};
   if (!llvm::is_contained(Known, Op))
     return specError(Clause, "unknown operator " + quoteSpec(Op));
   llvm::StringRef Text = Clause.drop_front(OpEnd).trim(" \t\r\n\f\v");

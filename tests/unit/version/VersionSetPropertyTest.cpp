@@ -37,14 +37,20 @@ Version v(llvm::StringRef Text) {
 class VersionSetProperties : public ::testing::Test {
 protected:
   void SetUp() override {
-    const char *PoolText[] = {
-        "0",           "0.5",        "1.0.dev0",     "1.0.dev1",
-        "1.0a1",       "1.0a1+x",    "1.0a1.post1",  "1.0a2.dev0",
-        "1.0b2",       "1.0rc1",     "1.0",          "1.0+abc",
-        "1.0+cu128",   "1.0.post0.dev0", "1.0.post1", "1.0.post1+x",
-        "1.0.1",       "1.1rc1",     "1.1",          "2.0.dev0",
-        "2.0",         "2.0+local",  "2.0.post3",    "2.0.0.1",
-        "12.8",        "12.8.93",    "13.0",         "1!0.1"};
+    const char *PoolText[] = {"0",           "0.5",
+                              "1.0.dev0",    "1.0.dev1",
+                              "1.0a1",       "1.0a1+x",
+                              "1.0a1.post1", "1.0a2.dev0",
+                              "1.0b2",       "1.0rc1",
+                              "1.0",         "1.0+abc",
+                              "1.0+cu128",   "1.0.post0.dev0",
+                              "1.0.post1",   "1.0.post1+x",
+                              "1.0.1",       "1.1rc1",
+                              "1.1",         "2.0.dev0",
+                              "2.0",         "2.0+local",
+                              "2.0.post3",   "2.0.0.1",
+                              "12.8",        "12.8.93",
+                              "13.0",        "1!0.1"};
     for (const char *T : PoolText)
       Pool.push_back(v(T));
     // Bounds: the pool and the boundary versions specifiers produce.
@@ -229,9 +235,8 @@ TEST_F(VersionSetProperties, LawsHoldStructurally) {
     // Rebuilding from its own intervals gives the same set.
     VersionSet Rebuilt;
     for (const Interval &I : A.intervals())
-      Rebuilt = Rebuilt.unionWith(fromRaw(Raw{I.Lower.Value, I.Upper.Value,
-                                              I.Lower.Inclusive,
-                                              I.Upper.Inclusive}));
+      Rebuilt = Rebuilt.unionWith(fromRaw(Raw{
+          I.Lower.Value, I.Upper.Value, I.Lower.Inclusive, I.Upper.Inclusive}));
     ASSERT_EQ(Rebuilt, A);
   }
 }
@@ -252,10 +257,12 @@ TEST_F(VersionSetProperties, SubsetAndDisjointAgreeWithMembership) {
     EXPECT_EQ(Dis, A.intersect(B).isEmpty());
     EXPECT_EQ(Dis, A.isSubsetOf(B.complement()));
     for (const Version &P : Probes) {
-      if (Sub && A.contains(P))
+      if (Sub && A.contains(P)) {
         ASSERT_TRUE(B.contains(P)) << A.str() << " <= " << B.str();
-      if (Dis && A.contains(P))
+      }
+      if (Dis && A.contains(P)) {
         ASSERT_FALSE(B.contains(P)) << A.str() << " # " << B.str();
+      }
     }
     if (!Sub) {
       // Some version of A is outside B: a probe or a version beside one.
@@ -290,7 +297,8 @@ TEST_F(VersionSetProperties, SpecifierSetsRoundTripThroughStr) {
       if (Both.isEmpty())
         continue;
       auto Back2 = VersionSet::parse(Both.str());
-      ASSERT_TRUE(static_cast<bool>(Back2)) << llvm::toString(Back2.takeError());
+      ASSERT_TRUE(static_cast<bool>(Back2))
+          << llvm::toString(Back2.takeError());
       ASSERT_EQ(*Back2, Both) << Spec << " ; " << Spec2 << " -> " << Both.str();
     }
   }

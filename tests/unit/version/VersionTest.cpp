@@ -130,17 +130,36 @@ TEST(VersionParse, Components) {
 TEST(VersionOrder, Pep440Examples) {
   // The ordering example of PEP 440 ("Summary of permitted suffixes and
   // relative ordering"), extended with local labels and epochs.
-  const char *Ordered[] = {
-      "1.dev0",        "1.0.dev456",    "1.0a1",
-      "1.0a2.dev456",  "1.0a12.dev456", "1.0a12",
-      "1.0b1.dev456",  "1.0b2",         "1.0b2.post345.dev456",
-      "1.0b2.post345", "1.0rc1.dev456", "1.0rc1",
-      "1.0",           "1.0+abc",       "1.0+abc.5",
-      "1.0+abc.7",     "1.0+5",         "1.0+10",
-      "1.0.post456.dev34", "1.0.post456", "1.0.post456+x",
-      "1.0.15",        "1.1.dev1",      "1.1",
-      "12.8",          "12.8.93",       "13.0",
-      "570.86.15",     "1!0.1",         "1!1.0"};
+  const char *Ordered[] = {"1.dev0",
+                           "1.0.dev456",
+                           "1.0a1",
+                           "1.0a2.dev456",
+                           "1.0a12.dev456",
+                           "1.0a12",
+                           "1.0b1.dev456",
+                           "1.0b2",
+                           "1.0b2.post345.dev456",
+                           "1.0b2.post345",
+                           "1.0rc1.dev456",
+                           "1.0rc1",
+                           "1.0",
+                           "1.0+abc",
+                           "1.0+abc.5",
+                           "1.0+abc.7",
+                           "1.0+5",
+                           "1.0+10",
+                           "1.0.post456.dev34",
+                           "1.0.post456",
+                           "1.0.post456+x",
+                           "1.0.15",
+                           "1.1.dev1",
+                           "1.1",
+                           "12.8",
+                           "12.8.93",
+                           "13.0",
+                           "570.86.15",
+                           "1!0.1",
+                           "1!1.0"};
   std::vector<Version> Vs;
   for (const char *S : Ordered)
     Vs.push_back(v(S));
