@@ -1,0 +1,370 @@
+//===- NvccProbe.cpp - the "nvcc" probe: every CUDA toolkit on the machine ===//
+
+#include "plugins/nvcc/NvccProbe.h"
+
+#include "plugins/cuda-runtime/PythonEnvironments.h"
+#include "plugins/platform/HostFiles.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace cudadeps {
+namespace nvcc {
+
+std::optional<std::string> parseVersionOutput(llvm::StringRef Out) {
+  llvm::SmallVector<llvm::StringRef, 4> M;
+  if (llvm::Regex("release [0-9]+\\.[0-9]+, V([0-9]+(\\.[0-9]+)+)").match(Out, &M))
+    return M[1].str();
+  if (llvm::Regex("release ([0-9]+\\.[0-9]+)").match(Out, &M))
+    return M[1].str();
+  return std::nullopt;
+}
+
+std::optional<std::string> parseVersionJson(llvm::StringRef Json) {
+  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Json);
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *Root = Parsed->getAsObject();
+  const llvm::json::Object *Nvcc = Root ? Root->getObject("cuda_nvcc") : nullptr;
+  if (!Nvcc)
+    return std::nullopt;
+  if (llvm::Optional<llvm::StringRef> V = Nvcc->getString("version"))
+    return V->str();
+  return std::nullopt;
+}
+
+HostCompilerLimits parseHostConfig(llvm::StringRef Header) {
+  HostCompilerLimits Limits;
+  std::optional<unsigned> FirstGcc, FirstClang, LastGcc, LastClang;
+  llvm::Regex GccCond("^#[ \t]*if[ \t(]+__GNUC__[ \t]*>[ \t]*([0-9]+)");
+  llvm::Regex ClangCond("^#[ \t]*if.*__clang_major__[ \t]*>=[ \t]*([0-9]+)");
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Header.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.trim();
+    llvm::SmallVector<llvm::StringRef, 2> M;
+    unsigned N = 0;
+    if (GccCond.match(Line, &M) && !M[1].getAsInteger(10, N)) {
+      LastGcc = N;
+      if (!FirstGcc)
+        FirstGcc = N;
+    } else if (ClangCond.match(Line, &M) && !M[1].getAsInteger(10, N) && N > 0) {
+      LastClang = N - 1;
+      if (!FirstClang)
+        FirstClang = N - 1;
+    } else if (Line.startswith("#error")) {
+      if (Line.contains("unsupported GNU version") && LastGcc && !Limits.MaxGcc)
+        Limits.MaxGcc = LastGcc;
+      if (Line.contains("unsupported clang version") && LastClang &&
+          !Limits.MaxClang)
+        Limits.MaxClang = LastClang;
+    }
+  }
+  if (!Limits.MaxGcc)
+    Limits.MaxGcc = FirstGcc;
+  if (!Limits.MaxClang)
+    Limits.MaxClang = FirstClang;
+  return Limits;
+}
+
+std::vector<std::string> parseGpuCodeList(llvm::StringRef Out) {
+  std::vector<std::string> Archs;
+  llvm::Regex Sm("^sm_[0-9]+[a-z]?$");
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Out.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.trim();
+    if (Sm.match(Line))
+      probes::appendUnique(Archs, Line.str());
+  }
+  return Archs;
+}
+
+} // namespace nvcc
+
+namespace {
+
+using namespace probes;
+
+struct Candidate {
+  std::string Nvcc;
+  std::string Via; // "$CUDA_HOME", "$PATH", "/usr/local/cuda-12.4", ...
+};
+
+/// The toolkit root of a bin/nvcc path: <root>/bin/nvcc.
+static std::string rootOf(llvm::StringRef Nvcc) {
+  return llvm::sys::path::parent_path(llvm::sys::path::parent_path(Nvcc)).str();
+}
+
+/// Sorts "cuda-12.4", "cuda-12.10", "cuda" newest version first; names that
+/// carry no version keep their order after the versioned ones.
+static void sortNewestFirst(std::vector<std::string> &Names,
+                            llvm::StringRef Prefix) {
+  auto VersionOf = [&](const std::string &Name) -> std::optional<Version> {
+    llvm::StringRef Rest = llvm::StringRef(Name).drop_front(Prefix.size());
+    Rest.consume_front("-");
+    if (Rest.empty())
+      return std::nullopt;
+    llvm::Expected<Version> V = Version::parse(Rest);
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      return std::nullopt;
+    }
+    return *V;
+  };
+  std::stable_sort(Names.begin(), Names.end(),
+                   [&](const std::string &A, const std::string &B) {
+                     std::optional<Version> VA = VersionOf(A), VB = VersionOf(B);
+                     if (VA && VB)
+                       return *VB < *VA;
+                     return VA.has_value() && !VB.has_value();
+                   });
+}
+
+class NvccProbe : public Probe {
+public:
+  llvm::StringRef name() const override { return "nvcc"; }
+  llvm::StringRef version() const override { return "1"; }
+  llvm::Expected<ProbeAnswer> probe(const ProbeContext &Ctx) override;
+
+private:
+  std::vector<Candidate> findCandidates(const ProbeContext &Ctx,
+                                        ProbeAnswer &Answer) const;
+  std::optional<NvccFacts> describe(const ProbeContext &Ctx,
+                                    const Candidate &C,
+                                    ProbeAnswer &Answer) const;
+  /// Runs `Nvcc Flag`; nullopt (with a warning when it is worth one) when it
+  /// could not run, failed or timed out.
+  std::optional<std::string> runNvcc(const ProbeContext &Ctx,
+                                     llvm::StringRef Nvcc, llvm::StringRef Flag,
+                                     ProbeAnswer &Answer, bool WarnOnFailure) const;
+};
+
+std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
+                                                 ProbeAnswer &Answer) const {
+  std::vector<Candidate> Found;
+  auto Add = [&](std::string Nvcc, std::string Via) {
+    if (isExecutableFile(Nvcc))
+      Found.push_back({std::move(Nvcc), std::move(Via)});
+  };
+
+  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"}) {
+    std::string Name = std::string("$") + Var;
+    std::optional<std::string> Root = Ctx.Env.get(Var);
+    if (!Root || Root->empty()) {
+      Answer.Searched.push_back(Name + " (unset)");
+      continue;
+    }
+    Answer.Searched.push_back(Name + "=" + *Root);
+    std::string Nvcc = joinPath(*Root, "bin", "nvcc");
+    if (!isExecutableFile(Nvcc))
+      Answer.Warnings.push_back(Name + " is " + *Root + " but " + Nvcc +
+                                " does not exist");
+    Add(Nvcc, Name);
+  }
+
+  Answer.Searched.push_back("$PATH");
+  for (std::string &Nvcc :
+       findAllInSearchPath("nvcc", Ctx.Env.get("PATH").value_or("")))
+    Add(std::move(Nvcc), "$PATH");
+
+  // /usr/local/cuda, /usr/local/cuda-X.Y (newest first), /opt/cuda*.
+  for (auto [Dir, Prefix] : {std::pair<const char *, const char *>{"/usr/local", "cuda"},
+                             {"/opt", "cuda"}}) {
+    std::string Real = underRoot(Ctx.SysRoot, Dir);
+    Answer.Searched.push_back(joinPath(Real, Prefix).append("*"));
+    if (!isDirectory(Real))
+      continue;
+    Answer.Inputs.push_back(Real);
+    std::vector<std::string> Names;
+    for (std::string &Name : listDirectory(Real))
+      if (llvm::StringRef(Name).startswith(Prefix))
+        Names.push_back(std::move(Name));
+    sortNewestFirst(Names, Prefix);
+    // The unversioned "cuda" link is the system's default: it goes first.
+    auto Plain = std::find(Names.begin(), Names.end(), Prefix);
+    if (Plain != Names.end())
+      std::rotate(Names.begin(), Plain, Plain + 1);
+    for (const std::string &Name : Names)
+      Add(joinPath(Real, Name, "bin", "nvcc"), joinPath(Dir, Name));
+  }
+
+  std::optional<std::string> Conda = Ctx.Env.get("CONDA_PREFIX");
+  if (!Conda || Conda->empty()) {
+    Answer.Searched.push_back("conda ($CONDA_PREFIX unset)");
+  } else {
+    Answer.Searched.push_back("conda ($CONDA_PREFIX=" + *Conda + ")");
+    std::string Bin = joinPath(*Conda, "bin");
+    if (isDirectory(Bin))
+      Answer.Inputs.push_back(Bin);
+    Add(joinPath(Bin, "nvcc"), "$CONDA_PREFIX");
+  }
+
+  // NVIDIA's wheels: nvidia/cu13/bin/nvcc (CUDA 13+), nvidia/cuda_nvcc/bin/nvcc.
+  std::vector<PythonEnvironment> Envs = findPythonEnvironments(Ctx.Env);
+  bool AnySite = false;
+  llvm::Regex Flavour("^(cu[0-9]+|cuda_nvcc)$");
+  for (const PythonEnvironment &E : Envs) {
+    for (const std::string &Site : E.SitePackages) {
+      AnySite = true;
+      Answer.Searched.push_back("pip nvidia-cuda-nvcc in " + Site);
+      std::string Nvidia = joinPath(Site, "nvidia");
+      appendUnique(Answer.Inputs, isDirectory(Nvidia) ? Nvidia : Site);
+      for (const std::string &Name : listDirectory(Nvidia))
+        if (Flavour.match(Name))
+          Add(joinPath(Nvidia, Name, "bin", "nvcc"), "pip (" + E.FoundVia + ")");
+    }
+  }
+  if (!AnySite)
+    Answer.Searched.push_back("pip nvidia-cuda-nvcc (no Python site-packages found)");
+  return Found;
+}
+
+std::optional<std::string>
+NvccProbe::runNvcc(const ProbeContext &Ctx, llvm::StringRef Nvcc,
+                   llvm::StringRef Flag, ProbeAnswer &Answer,
+                   bool WarnOnFailure) const {
+  ProcessRequest Request;
+  Request.Argv = {Nvcc.str(), Flag.str()};
+  Request.Env = Ctx.Env.all();
+  Request.Timeout = Ctx.CommandTimeout;
+  std::string What = (Nvcc + " " + Flag).str();
+  llvm::Expected<ProcessResult> Result = Ctx.Runner.run(Request);
+  if (!Result) {
+    Answer.Warnings.push_back(What + ": " + llvm::toString(Result.takeError()));
+    return std::nullopt;
+  }
+  if (Result->TimedOut) {
+    Answer.Warnings.push_back(What + " timed out after " +
+                              formatSeconds(Ctx.CommandTimeout));
+    return std::nullopt;
+  }
+  if (Result->ExitCode != 0) {
+    if (WarnOnFailure)
+      Answer.Warnings.push_back(What + " exited with code " +
+                                std::to_string(Result->ExitCode));
+    spdlog::debug("nvcc probe: {} exited with code {}: {}", What,
+                  Result->ExitCode, Result->Err);
+    return std::nullopt;
+  }
+  return std::move(Result->Out);
+}
+
+std::optional<NvccFacts> NvccProbe::describe(const ProbeContext &Ctx,
+                                             const Candidate &C,
+                                             ProbeAnswer &Answer) const {
+  NvccFacts F;
+  F.Path = C.Nvcc;
+  Answer.Inputs.push_back(C.Nvcc);
+
+  // The root as spelled, then as resolved (a /usr/bin/nvcc link may point
+  // into the real toolkit).
+  std::vector<std::string> Roots;
+  appendUnique(Roots, rootOf(C.Nvcc));
+  appendUnique(Roots, rootOf(realPathOf(C.Nvcc)));
+
+  std::optional<std::string> VersionText;
+  std::string VersionFrom;
+  for (const std::string &Root : Roots) {
+    std::string Json = joinPath(Root, "version.json");
+    std::optional<std::string> Text = readTextFile(Json);
+    if (!Text)
+      continue;
+    Answer.Inputs.push_back(Json);
+    if ((VersionText = nvcc::parseVersionJson(*Text))) {
+      VersionFrom = Json;
+      break;
+    }
+  }
+  if (!VersionText) {
+    std::optional<std::string> Out =
+        runNvcc(Ctx, C.Nvcc, "--version", Answer, /*WarnOnFailure=*/true);
+    if (!Out)
+      return std::nullopt;
+    VersionText = nvcc::parseVersionOutput(*Out);
+    if (!VersionText) {
+      Answer.Warnings.push_back(C.Nvcc + " --version printed no version");
+      return std::nullopt;
+    }
+    VersionFrom = C.Nvcc + " --version";
+  }
+  llvm::Expected<Version> Ver = Version::parse(*VersionText);
+  if (!Ver) {
+    Answer.Warnings.push_back(VersionFrom + ": cannot read version '" +
+                              *VersionText + "': " +
+                              llvm::toString(Ver.takeError()));
+    return std::nullopt;
+  }
+  F.Ver = std::move(*Ver);
+  F.From = Source::probed("nvcc", VersionFrom);
+
+  // crt/host_config.h: <root>/include/crt, <root>/targets/*/include/crt.
+  for (const std::string &Root : Roots) {
+    std::vector<std::string> Headers = {
+        joinPath(Root, "include", "crt", "host_config.h")};
+    std::string Targets = joinPath(Root, "targets");
+    for (const std::string &Target : listDirectory(Targets))
+      Headers.push_back(joinPath(Targets, Target, "include", "crt/host_config.h"));
+    auto Found = std::find_if(Headers.begin(), Headers.end(),
+                              [](const std::string &H) { return isRegularFile(H); });
+    if (Found == Headers.end())
+      continue;
+    if (std::optional<std::string> Text = readTextFile(*Found)) {
+      Answer.Inputs.push_back(*Found);
+      nvcc::HostCompilerLimits Limits = nvcc::parseHostConfig(*Text);
+      F.MaxGcc = Limits.MaxGcc;
+      F.MaxClang = Limits.MaxClang;
+      break;
+    }
+  }
+
+  // --list-gpu-code exists from about 11.x on; an older nvcc just fails.
+  if (std::optional<std::string> Out =
+          runNvcc(Ctx, C.Nvcc, "--list-gpu-code", Answer, /*WarnOnFailure=*/false))
+    F.Archs = nvcc::parseGpuCodeList(*Out);
+  spdlog::debug("nvcc probe: {} ({}) is {}", C.Nvcc, C.Via, F.Ver.str());
+  return F;
+}
+
+llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
+  ProbeAnswer Answer;
+  Answer.EnvInputs = {"CUDA_HOME", "CUDA_PATH", "PATH", "CONDA_PREFIX",
+                      "VIRTUAL_ENV"};
+  std::vector<Candidate> Candidates = findCandidates(Ctx, Answer);
+
+  std::vector<std::string> Seen;
+  for (const Candidate &C : Candidates) {
+    std::string Real = realPathOf(C.Nvcc);
+    if (Real.empty() || std::find(Seen.begin(), Seen.end(), Real) != Seen.end())
+      continue;
+    Seen.push_back(Real);
+    if (std::optional<NvccFacts> F = describe(Ctx, C, Answer))
+      Answer.Found.Nvccs.push_back(std::move(*F));
+  }
+
+  if (Answer.Found.Nvccs.empty()) {
+    ProbeAnswer None = ProbeAnswer::notPresent(
+        Seen.empty() ? "no nvcc found" : "no usable nvcc found",
+        std::move(Answer.Searched));
+    None.Warnings = std::move(Answer.Warnings);
+    None.Inputs = std::move(Answer.Inputs);
+    None.EnvInputs = std::move(Answer.EnvInputs);
+    return None;
+  }
+  Answer.What = ProbeAnswer::Kind::Found;
+  return Answer;
+}
+
+} // namespace
+
+std::unique_ptr<Probe> createNvccProbe() { return std::make_unique<NvccProbe>(); }
+
+} // namespace cudadeps

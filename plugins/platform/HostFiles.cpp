@@ -1,0 +1,123 @@
+//===- HostFiles.cpp - small file-system helpers shared by the probes -----===//
+
+#include "plugins/platform/HostFiles.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace cudadeps::probes {
+
+std::string underRoot(llvm::StringRef SysRoot, llvm::StringRef AbsPath) {
+  if (SysRoot.empty())
+    return AbsPath.str();
+  llvm::SmallString<256> P(SysRoot);
+  llvm::sys::path::append(P, AbsPath);
+  return std::string(P.str());
+}
+
+std::string joinPath(llvm::StringRef A, llvm::StringRef B, llvm::StringRef C,
+                     llvm::StringRef D, llvm::StringRef E) {
+  llvm::SmallString<256> P(A);
+  for (llvm::StringRef Part : {B, C, D, E})
+    if (!Part.empty())
+      llvm::sys::path::append(P, Part);
+  return std::string(P.str());
+}
+
+std::optional<std::string> readTextFile(llvm::StringRef Path, size_t Limit) {
+  // A stream, not a mapping: /proc files report a size of 0.
+  if (Path.empty() || isDirectory(Path))
+    return std::nullopt;
+  std::ifstream In(Path.str(), std::ios::binary);
+  if (!In)
+    return std::nullopt;
+  std::string Text;
+  char Chunk[8192];
+  while (Text.size() < Limit) {
+    In.read(Chunk, sizeof(Chunk));
+    if (In.gcount() <= 0)
+      break;
+    Text.append(Chunk, static_cast<size_t>(In.gcount()));
+  }
+  if (Text.size() > Limit)
+    Text.resize(Limit);
+  return Text;
+}
+
+std::string realPathOf(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (Path.empty() || llvm::sys::fs::real_path(Path, Real))
+    return {};
+  return std::string(Real.str());
+}
+
+bool isDirectory(llvm::StringRef Path) {
+  return !Path.empty() && llvm::sys::fs::is_directory(Path);
+}
+
+bool isRegularFile(llvm::StringRef Path) {
+  return !Path.empty() && llvm::sys::fs::is_regular_file(Path);
+}
+
+bool isExecutableFile(llvm::StringRef Path) {
+  return isRegularFile(Path) && llvm::sys::fs::can_execute(Path);
+}
+
+std::vector<std::string> listDirectory(llvm::StringRef Dir) {
+  std::vector<std::string> Names;
+  if (Dir.empty())
+    return Names;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+       It.increment(EC))
+    Names.push_back(llvm::sys::path::filename(It->path()).str());
+  std::sort(Names.begin(), Names.end());
+  return Names;
+}
+
+std::vector<std::string> splitSearchPath(llvm::StringRef List) {
+  std::vector<std::string> Parts;
+  llvm::SmallVector<llvm::StringRef, 16> Pieces;
+  List.split(Pieces, ':', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Piece : Pieces)
+    Parts.push_back(Piece.str());
+  return Parts;
+}
+
+std::vector<std::string> findAllInSearchPath(llvm::StringRef Name,
+                                             llvm::StringRef SearchPath) {
+  std::vector<std::string> Found;
+  for (const std::string &Dir : splitSearchPath(SearchPath)) {
+    llvm::SmallString<256> Candidate(Dir);
+    llvm::sys::path::append(Candidate, Name);
+    if (isExecutableFile(Candidate))
+      appendUnique(Found, std::string(Candidate.str()));
+  }
+  return Found;
+}
+
+std::string findInSearchPath(llvm::StringRef Name, llvm::StringRef SearchPath) {
+  std::vector<std::string> Found = findAllInSearchPath(Name, SearchPath);
+  return Found.empty() ? std::string() : Found.front();
+}
+
+std::string formatSeconds(std::chrono::milliseconds Duration) {
+  long long Ms = Duration.count();
+  if (Ms % 1000 == 0)
+    return std::to_string(Ms / 1000) + "s";
+  std::string Text = std::to_string(Ms / 1000) + "." + std::to_string(Ms % 1000 + 1000).substr(1);
+  while (Text.back() == '0')
+    Text.pop_back();
+  return Text + "s";
+}
+
+void appendUnique(std::vector<std::string> &List, std::string Item) {
+  if (std::find(List.begin(), List.end(), Item) == List.end())
+    List.push_back(std::move(Item));
+}
+
+} // namespace cudadeps::probes

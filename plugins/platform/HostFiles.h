@@ -1,0 +1,63 @@
+//===- HostFiles.h - small file-system helpers shared by the probes -------===//
+//
+// The built-in probes read the machine mostly through files: toolkit
+// layouts, headers, /proc, site-packages. These helpers keep that reading in
+// one place: SysRoot handling, bounded reads, real paths and directory
+// listings that never throw and never fail loudly (a missing file is simply
+// absent).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_PLUGINS_PLATFORM_HOSTFILES_H
+#define CUDADEPS_PLUGINS_PLATFORM_HOSTFILES_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudadeps::probes {
+
+/// \p AbsPath ("/usr/local/cuda") under \p SysRoot ("" = the real root).
+std::string underRoot(llvm::StringRef SysRoot, llvm::StringRef AbsPath);
+
+/// A + "/" + B ... (empty parts are skipped).
+std::string joinPath(llvm::StringRef A, llvm::StringRef B,
+                     llvm::StringRef C = "", llvm::StringRef D = "",
+                     llvm::StringRef E = "");
+
+/// The whole file (at most \p Limit bytes); nullopt when it cannot be read.
+std::optional<std::string> readTextFile(llvm::StringRef Path,
+                                        size_t Limit = 4 << 20);
+
+/// The canonical path with symlinks resolved; "" when it does not exist.
+std::string realPathOf(llvm::StringRef Path);
+
+bool isDirectory(llvm::StringRef Path);
+bool isRegularFile(llvm::StringRef Path);
+/// A regular file (after symlinks) that the current user may execute.
+bool isExecutableFile(llvm::StringRef Path);
+
+/// The names of the entries of \p Dir, sorted; empty when it is unreadable.
+std::vector<std::string> listDirectory(llvm::StringRef Dir);
+
+/// The non-empty entries of a colon-separated list such as $PATH.
+std::vector<std::string> splitSearchPath(llvm::StringRef List);
+
+/// Every executable \p Name in the directories of \p SearchPath, in order
+/// (spelled as found: directory + name, symlinks kept).
+std::vector<std::string> findAllInSearchPath(llvm::StringRef Name,
+                                             llvm::StringRef SearchPath);
+/// The first of them, "" when there is none.
+std::string findInSearchPath(llvm::StringRef Name, llvm::StringRef SearchPath);
+
+/// "1s", "1.5s", "10s": how timeouts are written in warnings.
+std::string formatSeconds(std::chrono::milliseconds Duration);
+
+/// Appends \p Item to \p List unless it is already there.
+void appendUnique(std::vector<std::string> &List, std::string Item);
+
+} // namespace cudadeps::probes
+
+#endif
