@@ -273,3 +273,49 @@ TEST(SolverReport, Pep440StyleNamesSpecifiers) {
                 constraint(">=1.0.0 <2.0.0").str() +
                 " which doesn't match any versions, version solving failed.");
 }
+
+// --- further exact texts from dart-lang/pub's test suite ------------------
+
+TEST(SolverReport, NoVersionThatMatchesWhileBacktracking) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"a", "any"}, {"b", ">1.0.0"}})
+      .add("a", "1.0.0")
+      .add("b", "1.0.0");
+  EXPECT_EQ(squash(explain(R, "myapp", "0.0.0")),
+            "Because myapp depends on b >1.0.0 which doesn't match any "
+            "versions, version solving failed.");
+}
+
+TEST(SolverReport, Issue18300) {
+  Registry R;
+  R.add("myapp", "0.0.0", {{"angular", "any"}, {"collection", "any"}})
+      .add("analyzer", "0.12.2");
+  for (const char *V : {"0.10.0", "0.9.11", "0.9.10"})
+    R.add("angular", V,
+          {{"di", ">=0.0.32 <0.1.0"}, {"collection", ">=0.9.1 <1.0.0"}});
+  R.add("collection", "0.9.0")
+      .add("collection", "0.9.1")
+      .add("di", "0.0.37", {{"analyzer", ">=0.13.0 <0.14.0"}})
+      .add("di", "0.0.36", {{"analyzer", ">=0.13.0 <0.14.0"}});
+  EXPECT_EQ(squash(explain(R, "myapp", "0.0.0")),
+            "Because every version of angular depends on di ^0.0.32 which "
+            "depends on analyzer ^0.13.0, every version of angular requires "
+            "analyzer ^0.13.0. So, because no versions of analyzer match "
+            "^0.13.0 and myapp depends on angular any, version solving "
+            "failed.");
+}
+
+TEST(SolverReport, ConfusingWithLotsOfHoles) {
+  // pubgrub-rs tests/examples.rs: the explanation names root, foo and bar
+  // only; range collapsing means no per-version holes are listed.
+  Registry R;
+  R.add("root", "1.0.0", {{"foo", "any"}, {"baz", "any"}}).add("baz", "1.0.0");
+  for (const char *V : {"1.0.0", "2.0.0", "3.0.0", "4.0.0", "5.0.0"})
+    R.add("foo", V, {{"bar", "any"}});
+  std::string Text = explain(R, "root", "1.0.0");
+  EXPECT_EQ(Text, "Because every version of foo depends on bar any which "
+                  "doesn't match any versions, foo is forbidden.\n"
+                  "So, because root depends on foo any, version solving "
+                  "failed.");
+  EXPECT_THAT(Text, ::testing::Not(::testing::HasSubstr("baz")));
+}
