@@ -294,6 +294,17 @@ static llvm::Expected<VersionSet> parseClause(llvm::StringRef Clause) {
     return specError(Clause, "expected a version after " + quoteSpec(Op));
 
   bool IsEq = Op == "==" || Op == "===";
+  if (Op == "<=" && Text.endswith(".post*")) {
+    // Not PEP 440: what str() writes for the complement of '>V', "up to V
+    // and V's post-releases".
+    auto V = Version::parse(Text.drop_back(strlen(".post*")));
+    if (!V)
+      return specError(Clause, llvm::toString(V.takeError()));
+    if (V->post() || V->dev() || !V->local().empty())
+      return specError(Clause, "'<=V.post*' takes a version without "
+                               "post, dev or local part");
+    return VersionSet::lessThan(V->afterAllPosts());
+  }
   if (Text.endswith(".*")) {
     if (!IsEq && Op != "!=")
       return specError(Clause, "'.*' is only allowed after '==' or '!='");
@@ -443,6 +454,11 @@ static std::string lowerText(const Cut &C) {
       if (auto W = reparse((Head + std::to_string(V.pre()->second - 1)).str()))
         if (W->afterAllPosts() == V)
           return ">" + W->str();
+    } else if (V.post() && *V.post() == 0) {
+      // X.post0.dev0 follows X and its local variants: '>=X,!=X'.
+      if (auto W = reparse(Base.drop_back(strlen(".post0")).str()))
+        if (W->afterAllLocals() == V)
+          return ">=" + W->str() + ",!=" + W->str();
     }
   }
   return ">=" + V.str();

@@ -23,15 +23,16 @@
 // str() writes PEP 440 text that parse() reads back to the same set for every
 // set built from specifiers: "*" (any), ">=1.0,<2.0", "==12.8", "==12.*",
 // "!=2.0", ">2.11", and " || " between intervals that no "!=" clause
-// separates ("<1 || >=3.dev0"; parse() accepts "||" too). lessThan(V) of a
-// final V, which keeps V's pre-releases, prints "<=V,!=V" (exact; "<V" would
-// exclude them). Bounds that no
-// specifier produces are written in the nearest PEP 440 form and do not read
-// back exactly: exactly(V) of a version without local label prints "==V"
-// (which also admits V's local labels), greaterThan(V) prints ">V", atMost(V)
-// prints "<=V", and the
-// complement of ">V" (V final) prints "<=V.post*" (up to V and its
-// post-releases; parse() rejects it). The empty set prints "".
+// separates ("<1 || >=3.dev0"; parse() accepts "||" too). Plain bounds are
+// written exactly, in PEP 440 terms: the complement of ">=2.0" (which keeps
+// 2.0's pre-releases) prints "<=2.0,!=2.0", as "<2.0" would exclude them;
+// the complement of "<=2.0" prints ">=2.0,!=2.0". The complement of ">V" (V
+// final) has no PEP 440 spelling and prints "<=V.post*" (up to V and its
+// post-releases), which parse() reads back too. Bounds that no specifier
+// produces are written in the nearest PEP 440 form and do not read back
+// exactly: exactly(V) of a version without local label prints "==V" (which
+// also admits V's local labels), greaterThan(V) prints ">V" and atMost(V)
+// prints "<=V". The empty set prints "" (which parse() reads as any).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_VERSION_VERSIONSET_H
@@ -71,10 +72,10 @@ public:
   static VersionSet empty() { return VersionSet(); }
   static VersionSet any();
   static VersionSet exactly(const Version &V);
-  static VersionSet atLeast(const Version &V);   // >= V
+  static VersionSet atLeast(const Version &V);     // >= V
   static VersionSet greaterThan(const Version &V); // > V (strict, plain order)
-  static VersionSet lessThan(const Version &V);  // < V (strict, plain order)
-  static VersionSet atMost(const Version &V);    // <= V
+  static VersionSet lessThan(const Version &V);    // < V (strict, plain order)
+  static VersionSet atMost(const Version &V);      // <= V
   /// [Low, High) - the usual "from this version up to the next" range.
   static VersionSet between(const Version &Low, const Version &High);
 
@@ -97,7 +98,9 @@ public:
   VersionSet unionWith(const VersionSet &O) const;
   VersionSet complement() const;
   /// this \ O
-  VersionSet minus(const VersionSet &O) const { return intersect(O.complement()); }
+  VersionSet minus(const VersionSet &O) const {
+    return intersect(O.complement());
+  }
   bool isSubsetOf(const VersionSet &O) const { return minus(O).isEmpty(); }
   bool isDisjoint(const VersionSet &O) const { return intersect(O).isEmpty(); }
 

@@ -172,6 +172,8 @@ TEST(VersionSetParse, ErrorsNameTheOffendingPart) {
       {"==1.*.2", "invalid specifier '==1.*.2': invalid version '1.*.2'"},
       {">=1.x", "invalid specifier '>=1.x': invalid version '1.x': "},
       {">=1.0,,<2", "expected a specifier such as '>=1.0' between commas"},
+      {"<=1.0.post1.post*", "'<=V.post*' takes a version without post"},
+      {">=1.0.post*", "invalid version '1.0.post*'"},
       {">=1.0,", "between commas"},
       {"|| >=1", "on each side of '||'"},
       {">=99999999999999999999999", "does not fit in 64 bits"},
@@ -277,8 +279,13 @@ TEST(VersionSetStr, PepStyleText) {
   EXPECT_EQ(VersionSet::between(v("12"), v("13")).str(), ">=12,<=13,!=13");
   EXPECT_EQ(set(">=2.0").complement().str(), "<=2.0,!=2.0");
   EXPECT_EQ(set("<2.0").complement().str(), ">=2.0.dev0");
-  // The complement of '>V' has no PEP 440 spelling.
+  // The complement of '>V' has no PEP 440 spelling; parse() reads ours.
   EXPECT_EQ(set(">2.11").complement().str(), "<=2.11.post*");
+  EXPECT_EQ(set("<=2.11.post*"), set(">2.11").complement());
+  EXPECT_TRUE(set("<=2.11.post*").contains(v("2.11.post7+x")));
+  EXPECT_FALSE(set("<=2.11.post*").contains(v("2.11.0.1")));
+  EXPECT_EQ(set("<=2.0").complement().str(), ">=2.0,!=2.0");
+  EXPECT_EQ(set("<=1.0a1").complement().str(), ">=1.0a1,!=1.0a1");
 }
 
 TEST(VersionSetStr, RoundTripsForSetsBuiltFromSpecifiers) {
@@ -332,6 +339,7 @@ TEST(VersionSetStr, RoundTripsForSetsBuiltFromSpecifiers) {
   };
   for (size_t I = 0; I < Sets.size(); ++I) {
     Check(Sets[I], Specs[I]);
+    Check(Sets[I].complement(), std::string("not ") + Specs[I]);
     for (size_t J = 0; J < Sets.size(); ++J) {
       if (Sets[I].intersect(Sets[J]).isEmpty()) {
         EXPECT_EQ(Sets[I].intersect(Sets[J]).str(), "");
