@@ -45,8 +45,12 @@ struct Located {
 ///  - anything else is a package name: another manifest's package or an
 ///    installed Python distribution (a [packages] fact). Package keys are
 ///    stored in canonical form (canonicalPackageName()).
-/// A dotted key always names a fact: 'torch.cdua' is an error, and a package
-/// whose name has a dot is written in its canonical form ('zope-interface').
+/// A dotted key whose first part is a fact namespace (torch., driver., ...)
+/// must be a known fact: 'torch.cdua' is an error with a suggestion, and so
+/// is a fact with something glued on ('nvcc_version'; a package of that name
+/// is written 'nvcc-version'). A key that is a package name close to a fact
+/// ('pyhton') loads with a warning. In TOML, write "torch.cuda" quoted when
+/// `torch` itself is also a key of the same table.
 struct Requirement {
   std::string Key;       // canonical: "nvcc", "torch.cuda", "causal-conv1d"
   VersionSet Range;      // VersionSet::any() for "*" or a bare project name

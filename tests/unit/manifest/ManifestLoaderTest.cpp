@@ -620,6 +620,34 @@ TEST(ManifestErrors, HostileInputNeverCrashes) {
   EXPECT_EQ(where(D[0]), "3:8: 'name' in [package] contains a control character");
 }
 
+TEST(ManifestErrors, NamelessTableHeaderIsCaughtBeforeToml) {
+  // TOML++ 3.3 asserts on these; the loader reports them itself.
+  for (const char *Text : {"schema = 1\n[[\n", "schema = 1\n[ # c\n",
+                           "schema = 1\n  [[   \n"}) {
+    auto D = errorsIn(Text);
+    ASSERT_EQ(D.size(), 1u) << Text;
+    EXPECT_EQ(D[0].Loc.Line, 2u);
+    EXPECT_EQ(D[0].Message, "invalid TOML: expected a table name after '['");
+  }
+  auto B = errorsIn("schema = 1\nx = [1, }\n");
+  ASSERT_EQ(B.size(), 1u);
+  EXPECT_EQ(where(B[0]), "2:9: invalid TOML: unexpected '}' in an array");
+  // Brackets inside arrays, strings and comments are not headers.
+  Manifest M = parseOk(R"(schema = 1
+[project]
+name = "p"
+requires = [
+  "a", # [ not a header
+  """b""",
+  'd[cuda]',
+]
+)");
+  EXPECT_TRUE(M.Proj);
+  auto D = errorsIn("schema = 1\n[project]\nname = \"p\"\nx = [\n[ # nested\n1]]\n");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(where(D[0]), "4:1: unknown key 'x' in [project]");
+}
+
 TEST(ManifestErrors, DiagnosticsRenderWithCaret) {
   auto D = errorsIn("schema = 1\n[package]\nname = \"p\"\nbuild = \"pyton\"\n");
   ASSERT_EQ(D.size(), 1u);
