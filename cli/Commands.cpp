@@ -3,7 +3,44 @@
 namespace cudadeps::cli {
 
 llvm::ArrayRef<Command> commands() {
-  return {};
+  static const Command Table[] = {
+      {"resolve", "choose a buildable configuration and explain it",
+       "MANIFEST",
+       "Reads MANIFEST (a project, or a package manifest), the package\n"
+       "manifests it needs and this machine's facts, and decides per package:\n"
+       "build from source (with which nvcc, host compiler and archs), a\n"
+       "published prebuilt binary, nothing to build, or a declared fallback.\n"
+       "Exit code 0 when resolved (fallbacks listed), 1 when no buildable\n"
+       "configuration exists (or a fallback is needed under --no-fallback).",
+       resolveOptions, runResolve},
+      {"explain", "the full derivation behind one package's decision",
+       "MANIFEST PACKAGE",
+       "Resolves MANIFEST like `resolve` and prints, for PACKAGE, the decision,\n"
+       "the PubGrub derivation of why the preferred configuration (its newest\n"
+       "release built from source) was not possible, and the facts used with\n"
+       "their sources.",
+       explainOptions, runExplain},
+      {"lint", "validate package and project manifests", "MANIFEST...",
+       "Checks each manifest against schema 1 (DESIGN section 4) and reports\n"
+       "every error with file:line:col. Exit code 0 when all are clean, 2 "
+       "otherwise.",
+       lintOptions, runLint},
+      {"probe", "what this machine has: toolkits, compilers, driver, torch",
+       "",
+       "Runs the probe plugins (built-in and external) and prints what they\n"
+       "found, what is missing and what looks inconsistent. Answers are cached\n"
+       "in $XDG_CACHE_HOME/cudadeps/probes and reused while the files they\n"
+       "came from are unchanged. `--format toml` writes a facts file that\n"
+       "`--facts FILE` reads back; `--format json` prints one JSON document.",
+       probeOptions, runProbe},
+      {"plugins", "the probe plugins, their versions and where they came from",
+       "",
+       "Lists the built-in probes and the external plugins found on\n"
+       "--plugin PATH, $CUDADEPS_PLUGIN_PATH and <prefix>/lib/cudadeps/plugins,\n"
+       "and the plugins that could not be loaded, with the reason.",
+       pluginsOptions, runPlugins},
+  };
+  return Table;
 }
 
 } // namespace cudadeps::cli

@@ -1,0 +1,265 @@
+//===- CmdResolve.cpp - cudadeps resolve / cudadeps explain -----------------===//
+#include "cli/Commands.h"
+#include "cli/ExitCodes.h"
+#include "cli/MachineSetup.h"
+#include "cli/ResolveRender.h"
+#include "core/plan/Resolver.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace cudadeps::cli {
+
+namespace {
+
+std::vector<OptionSpec> resolveOptionTable(bool Explain) {
+  std::vector<OptionSpec> Specs = machineOptions();
+  Specs.push_back({"--registry", "", "DIR",
+                   "look for package manifests in DIR first", true});
+  Specs.push_back({"--arch", "", "sm_XX",
+                   "target this GPU architecture instead of the GPUs found",
+                   true});
+  Specs.push_back({"--no-fallback", "", "",
+                   "a needed fallback is a failure (exit 1)"});
+  if (Explain)
+    return Specs;
+  Specs.push_back({"--format", "", "FORMAT", "text (default) or json", false,
+                   {"text", "json"}});
+  Specs.push_back({"--emit", "", "KIND",
+                   "write the chosen toolchain for a build system: cmake, "
+                   "make or env",
+                   false,
+                   {"cmake", "make", "env"}});
+  Specs.push_back({"--output", "-o", "FILE", "write --emit output to FILE"});
+  return Specs;
+}
+
+/// What a resolve needs, built from the options.
+struct Prepared {
+  std::unique_ptr<Workspace> W;
+  MachineFacts Machine;
+  ResolveRequest Request;
+};
+
+Expected<Prepared> prepare(Context &Ctx, const ParsedOptions &Opts,
+                           StringRef ManifestPath) {
+  Prepared P;
+  auto W = loadWorkspace(Ctx, ManifestPath, Opts);
+  if (!W)
+    return W.takeError();
+  P.W = std::move(*W);
+  const Manifest &M = P.W->Main;
+  if (M.Proj) {
+    P.Request.RootName = M.Proj->Name;
+    P.Request.Requires = M.Proj->Requires;
+    for (const Arch &A : M.Proj->TargetArchs)
+      P.Request.TargetArchs.push_back(A.Name);
+    if (!P.Request.TargetArchs.empty())
+      P.Request.TargetOrigin = "[target] archs in " + M.File;
+  } else if (M.Pkg) {
+    P.Request.RootName = "(" + M.Pkg->Name + " manifest)";
+    Requirement R;
+    R.Key = M.Pkg->canonicalName();
+    R.Range = VersionSet::any();
+    R.Text = "*";
+    P.Request.Requires.emplace(R.Key, R);
+  }
+  for (const std::string &A : Opts.getAll("--arch")) {
+    if (!isValidArch(A))
+      return createStringError(inconvertibleErrorCode(),
+                               "invalid --arch '" + A +
+                                   "': expected sm_NN, sm_NNa or sm_NNf");
+    if (P.Request.TargetOrigin != "--arch") {
+      P.Request.TargetArchs.clear();
+      P.Request.TargetOrigin = "--arch";
+    }
+    P.Request.TargetArchs.push_back(A);
+  }
+  P.Request.NoFallback = Opts.has("--no-fallback");
+  // Every requested package must have a manifest.
+  for (const auto &[Key, R] : P.Request.Requires) {
+    if (P.W->find(Key))
+      continue;
+    if (!P.W->RegistryError.empty())
+      return createStringError(inconvertibleErrorCode(), P.W->RegistryError);
+    std::string Where;
+    for (const std::string &D : P.W->Reg->dirs())
+      Where += (Where.empty() ? "" : ", ") + D;
+    return make_error<DiagnosticError>(
+        R.Loc,
+        "no manifest for package '" + Key + "' (searched: " +
+            (Where.empty() ? std::string("no registry directory") : Where) +
+            ")",
+        sourceLine(M.Text, R.Loc.Line),
+        "add its manifest to a registry directory (--registry DIR)");
+  }
+  auto MF = gatherMachineFacts(Ctx, Opts);
+  if (!MF)
+    return MF.takeError();
+  P.Machine = std::move(*MF);
+  if (!P.Machine.FactsFile.empty()) {
+    P.Request.NvccAbsentDetail =
+        "the facts file " + P.Machine.FactsFile + " lists no [[nvcc]]";
+  } else {
+    for (const ProbeReport &R : P.Machine.Reports)
+      if (R.Name == "nvcc" && !R.Searched.empty())
+        P.Request.NvccAbsentDetail = "searched: " + join(R.Searched, ", ");
+  }
+  return std::move(P);
+}
+
+/// Writes Text to Path atomically: a temporary file renamed into place.
+Error writeAtomically(StringRef Path, StringRef Text) {
+  SmallString<256> Tmp;
+  int FD;
+  SmallString<256> Model(Path);
+  Model += ".tmp-%%%%%%";
+  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Tmp))
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      sys::fs::remove(Tmp);
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot write " + Path);
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
+    sys::fs::remove(Tmp);
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  }
+  return Error::success();
+}
+
+int exitCodeFor(const Resolution &R) {
+  return R.Status == ResolveStatus::Unsatisfiable ? ExitUnsatisfiable : ExitOk;
+}
+
+} // namespace
+
+ArrayRef<OptionSpec> resolveOptions() {
+  static const std::vector<OptionSpec> Specs = resolveOptionTable(false);
+  return Specs;
+}
+
+ArrayRef<OptionSpec> explainOptions() {
+  static const std::vector<OptionSpec> Specs = resolveOptionTable(true);
+  return Specs;
+}
+
+int runResolve(Context &Ctx, const ParsedOptions &Opts) {
+  if (Opts.Positionals.size() != 1) {
+    Ctx.Err << "cudadeps: error: resolve needs exactly one MANIFEST\n"
+               "usage: cudadeps resolve MANIFEST [options]\n";
+    return ExitUsage;
+  }
+  if (Opts.has("--output") && !Opts.has("--emit")) {
+    Ctx.Err << "cudadeps: error: -o/--output needs --emit cmake|make|env\n";
+    return ExitUsage;
+  }
+  Expected<Prepared> P = prepare(Ctx, Opts, Opts.Positionals.front());
+  if (!P)
+    return reportError(P.takeError(), Ctx, ExitUsage);
+  const PackageLookup Lookup = [&](StringRef N) { return P->W->find(N); };
+  Expected<Resolution> R =
+      resolve(P->Request, Lookup, P->Machine.F, P->W->KB);
+  if (!R)
+    return reportError(R.takeError(), Ctx, ExitUsage);
+
+  bool Json = Opts.get("--format", "text") == "json";
+  if (Opts.has("--emit")) {
+    std::string Emitted = renderEmit(*R, Opts.get("--emit"));
+    if (Opts.has("--output")) {
+      if (Error E = writeAtomically(Opts.get("--output"), Emitted))
+        return reportError(std::move(E), Ctx, ExitUsage);
+    } else {
+      // The emitted script is the result; the report goes to stderr.
+      Ctx.Out << Emitted;
+      renderText(*R, Ctx.Err, false);
+      return exitCodeFor(*R);
+    }
+  }
+  if (Json)
+    Ctx.Out << formatv("{0:2}", renderJson(*R, P->Machine.F)) << '\n';
+  else
+    renderText(*R, Ctx.Out, Ctx.Color);
+  if (Opts.has("--no-fallback") && R->Status == ResolveStatus::Fallback)
+    return ExitUnsatisfiable;
+  return exitCodeFor(*R);
+}
+
+int runExplain(Context &Ctx, const ParsedOptions &Opts) {
+  if (Opts.Positionals.size() != 2) {
+    Ctx.Err << "cudadeps: error: explain needs a MANIFEST and a PACKAGE\n"
+               "usage: cudadeps explain MANIFEST PACKAGE [options]\n";
+    return ExitUsage;
+  }
+  Expected<Prepared> P = prepare(Ctx, Opts, Opts.Positionals[0]);
+  if (!P)
+    return reportError(P.takeError(), Ctx, ExitUsage);
+  const PackageLookup Lookup = [&](StringRef N) { return P->W->find(N); };
+  Expected<Resolution> R =
+      resolve(P->Request, Lookup, P->Machine.F, P->W->KB);
+  if (!R)
+    return reportError(R.takeError(), Ctx, ExitUsage);
+  std::string Want = canonicalPackageName(Opts.Positionals[1]);
+  const PackageResolution *PR = R->find(Want);
+  if (!PR) {
+    std::vector<StringRef> Names;
+    for (const PackageResolution &X : R->Packages)
+      Names.push_back(X.Name);
+    std::string Hint = didYouMean(Want, Names);
+    Ctx.Err << "cudadeps: error: '" << Opts.Positionals[1]
+            << "' is not part of this resolution"
+            << (Hint.empty() ? "" : "; " + Hint) << '\n';
+    return ExitUsage;
+  }
+  Resolution One = *R;
+  One.Packages = {*PR};
+  renderText(One, Ctx.Out, Ctx.Color);
+  Ctx.Out << '\n';
+  if (!PR->Derivation.empty()) {
+    Ctx.Out << "derivation:\n" << PR->Derivation << '\n';
+  } else {
+    Ctx.Out << "derivation: the preferred configuration (the newest release, "
+               "built from source) resolved without conflict\n";
+  }
+  Ctx.Out << "\nfacts used:\n";
+  const Facts &F = P->Machine.F;
+  for (const NvccFacts &N : F.Nvccs)
+    Ctx.Out << "  nvcc " << N.Ver.str() << " at " << N.Path << ": "
+            << N.From.describe() << '\n';
+  if (F.Nvccs.empty())
+    Ctx.Out << "  nvcc: none ("
+            << (P->Request.NvccAbsentDetail.empty() ? "not found"
+                                                    : P->Request.NvccAbsentDetail)
+            << ")\n";
+  for (const CompilerFacts &C : F.Compilers)
+    Ctx.Out << "  " << C.Family << ' ' << C.Ver.str() << " at " << C.Path
+            << ": " << C.From.describe() << '\n';
+  if (F.Torch)
+    Ctx.Out << "  torch " << F.Torch->Ver.str() << " (cuda "
+            << (F.Torch->Cuda ? F.Torch->Cuda->str() : std::string("none"))
+            << "): " << F.Torch->From.describe() << '\n';
+  if (F.Python)
+    Ctx.Out << "  python " << F.Python->Ver.str() << ": "
+            << F.Python->From.describe() << '\n';
+  if (F.Driver)
+    Ctx.Out << "  driver "
+            << (F.Driver->KernelVersion ? F.Driver->KernelVersion->str() : "?")
+            << " (cuda " << (F.Driver->Cuda ? F.Driver->Cuda->str() : "?")
+            << "): " << F.Driver->CudaSource.describe() << '\n';
+  for (const GpuFacts &G : F.Gpus)
+    Ctx.Out << "  gpu " << G.Name << " (" << G.smArch()
+            << "): " << G.From.describe() << '\n';
+  return exitCodeFor(*R);
+}
+
+} // namespace cudadeps::cli

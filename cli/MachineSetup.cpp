@@ -1,0 +1,87 @@
+#include "cli/MachineSetup.h"
+
+#include "core/manifest/ManifestLoader.h"
+#include "plugins/Builtin.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace cudadeps::cli {
+
+std::vector<OptionSpec> machineOptions() {
+  return {
+      {"--facts", "", "FILE",
+       "describe the machine with a facts file instead of probing it"},
+      {"--set", "", "KEY=VALUE",
+       "override one fact (empty VALUE = absent), e.g. --set torch.cuda=12.4",
+       true},
+      {"--plugin", "", "PATH", "load an external probe plugin (.so)", true},
+      {"--refresh", "", "", "probe again even if the probe cache is valid"},
+  };
+}
+
+Expected<MachineFacts> gatherMachineFacts(Context &Ctx,
+                                          const ParsedOptions &Opts) {
+  static RealEnvironment Env;
+  static RealProcessRunner Runner;
+  GatherOptions G{Env, Runner};
+  if (Opts.has("--facts"))
+    G.FactsFile = Opts.get("--facts");
+  G.Overrides = Opts.getAll("--set");
+  G.Builtins = builtinProbes();
+  G.PluginPaths = Opts.getAll("--plugin");
+  G.InstalledPluginDir = Ctx.installedPluginDir();
+  G.Refresh = Opts.has("--refresh");
+  return gatherFacts(G);
+}
+
+const Package *Workspace::find(StringRef Name) {
+  std::string Canon = canonicalPackageName(Name);
+  if (Main.Pkg && Main.Pkg->canonicalName() == Canon)
+    return &*Main.Pkg;
+  if (!Reg)
+    return nullptr;
+  Expected<const Manifest *> M = Reg->find(Canon);
+  if (!M) {
+    if (RegistryError.empty())
+      RegistryError = toString(M.takeError());
+    else
+      consumeError(M.takeError());
+    return nullptr;
+  }
+  return *M && (*M)->Pkg ? &*(*M)->Pkg : nullptr;
+}
+
+Expected<std::unique_ptr<Workspace>>
+loadWorkspace(Context &Ctx, StringRef ManifestPath, const ParsedOptions &Opts) {
+  auto W = std::make_unique<Workspace>();
+  Expected<Manifest> M = loadManifest(ManifestPath);
+  if (!M)
+    return M.takeError();
+  W->Main = std::move(*M);
+  std::vector<std::string> CommandLine = Opts.getAll("--registry");
+  for (const std::string &D : CommandLine)
+    if (!sys::fs::is_directory(D))
+      return createStringError(inconvertibleErrorCode(),
+                               "--registry " + D + ": not a directory");
+  std::vector<std::string> ProjectDirs;
+  if (W->Main.Proj)
+    for (const Located &L : W->Main.Proj->Registry)
+      ProjectDirs.push_back(L.Value);
+  const char *Env = std::getenv("CUDADEPS_REGISTRY");
+  W->Reg = std::make_unique<Registry>(registrySearchPath(
+      CommandLine, ProjectDirs, Env ? Env : "", Ctx.installedRegistry()));
+  SmallString<256> KBDir(Ctx.installedRegistry());
+  sys::path::append(KBDir, "cuda");
+  if (sys::fs::is_directory(KBDir)) {
+    Expected<KnowledgeBase> KB = KnowledgeBase::loadDirectory(KBDir);
+    if (!KB)
+      return KB.takeError();
+    W->KB = std::move(*KB);
+  }
+  return std::move(W);
+}
+
+} // namespace cudadeps::cli

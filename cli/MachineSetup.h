@@ -1,0 +1,47 @@
+//===- MachineSetup.h - facts, manifests and knowledge for a command --------===//
+//
+// What resolve, explain and probe share: the options that describe the
+// machine (--facts, --set, --plugin, --refresh) and how they become Facts,
+// and the options that find manifests (--registry) and the knowledge base.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CLI_MACHINESETUP_H
+#define CUDADEPS_CLI_MACHINESETUP_H
+
+#include "cli/Cli.h"
+#include "core/manifest/KnowledgeBase.h"
+#include "core/manifest/Registry.h"
+#include "core/plugin/MachineFacts.h"
+#include "core/support/Process.h"
+
+#include <memory>
+
+namespace cudadeps::cli {
+
+/// --facts, --set, --plugin, --refresh.
+std::vector<OptionSpec> machineOptions();
+
+/// Gathers the facts of the machine the options describe.
+llvm::Expected<MachineFacts> gatherMachineFacts(Context &Ctx,
+                                                const ParsedOptions &Opts);
+
+/// A loaded project (or package) manifest with its registry.
+struct Workspace {
+  Manifest Main;
+  std::unique_ptr<Registry> Reg;
+  KnowledgeBase KB;
+  /// Finds a package: the main manifest's own package first, then the
+  /// registry. Registry errors are kept in RegistryError.
+  const Package *find(llvm::StringRef Name);
+  std::string RegistryError;
+};
+
+/// Loads MANIFEST, the registry (--registry, the project's `registry`,
+/// $CUDADEPS_REGISTRY, the installed manifests) and the knowledge base.
+llvm::Expected<std::unique_ptr<Workspace>>
+loadWorkspace(Context &Ctx, llvm::StringRef ManifestPath,
+              const ParsedOptions &Opts);
+
+} // namespace cudadeps::cli
+
+#endif

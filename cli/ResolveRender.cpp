@@ -1,0 +1,247 @@
+#include "cli/ResolveRender.h"
+
+#include "core/facts/FactsFile.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace cudadeps::cli {
+
+namespace {
+
+struct Paint {
+  bool On;
+  std::string operator()(StringRef Code, StringRef Text) const {
+    if (!On)
+      return Text.str();
+    return ("\033[" + Code + "m" + Text + "\033[0m").str();
+  }
+};
+
+std::string decision(const PackageResolution &P) {
+  std::string V = P.Ver ? P.Ver->str() : "";
+  switch (P.How) {
+  case Strategy::Source: {
+    std::string Line = V + "  build from source";
+    std::vector<std::string> With;
+    if (P.Nvcc)
+      With.push_back("nvcc " + P.Nvcc->Ver.str() + " (" + P.Nvcc->Path + ")");
+    if (P.Compiler)
+      With.push_back(P.Compiler->Family + " " + P.Compiler->Ver.str() + " (" +
+                     P.Compiler->Path + ")");
+    if (!With.empty())
+      Line += " with " + join(With, ", ");
+    Line += "; archs " + (P.Archs.empty() ? std::string("none")
+                                          : join(P.Archs, " "));
+    return Line;
+  }
+  case Strategy::Prebuilt:
+    return V + "  prebuilt binary" +
+           (P.PrebuiltUrl ? " " + *P.PrebuiltUrl : std::string());
+  case Strategy::NoBuild:
+    return V + "  no build needed (nothing to compile)";
+  case Strategy::Fallback:
+    return "cannot be built here; using fallback '" + P.Fallback->Name + "'";
+  case Strategy::Unsatisfiable:
+    return "cannot be built here";
+  }
+  llvm_unreachable("bad strategy");
+}
+
+} // namespace
+
+void renderText(const Resolution &R, raw_ostream &OS, bool Color) {
+  Paint C{Color};
+  size_t Width = 0;
+  for (const PackageResolution &P : R.Packages)
+    Width = std::max(Width, P.Name.size());
+  for (const PackageResolution &P : R.Packages) {
+    StringRef Tone = P.How == Strategy::Unsatisfiable ? "31"
+                     : P.How == Strategy::Fallback    ? "33"
+                                                      : "32";
+    std::string Name = P.Name;
+    Name.resize(std::max(Width, Name.size()), ' ');
+    OS << C("1", Name) << "  "
+       << C(Tone, decision(P)) << '\n';
+    if (!P.NotPreferred.empty() && !P.Because.empty())
+      OS << "  not " << P.NotPreferred << ":\n";
+    for (size_t I = 0; I < P.Because.size(); ++I)
+      OS << "  " << (I == 0 ? "because " : "and ") << P.Because[I] << '\n';
+    for (const std::string &N : P.NotChosen)
+      OS << "  " << N << '\n';
+    for (const std::string &H : P.Hints)
+      OS << C("36", "hint:") << ' ' << H << '\n';
+    if (P.Fallback) {
+      OS << C("33", "fallback:") << ' ' << P.Fallback->Summary;
+      if (!P.Fallback->Impact.empty())
+        OS << " (" << P.Fallback->Impact << ")";
+      OS << '\n';
+      for (const auto &[K, V] : P.Fallback->Env)
+        OS << "  set " << K << '=' << V << " to select it\n";
+    }
+  }
+  for (const std::string &W : R.Warnings)
+    OS << C("33", "warning:") << ' ' << W << '\n';
+  if (!R.TargetArchs.empty())
+    OS << "targets: " << join(R.TargetArchs, " ") << " (" << R.TargetOrigin
+       << ")\n";
+  unsigned Fallbacks = count_if(R.Packages, [](const PackageResolution &P) {
+    return P.How == Strategy::Fallback;
+  });
+  switch (R.Status) {
+  case ResolveStatus::Resolved:
+    OS << C("32", "resolved") << ": " << R.Packages.size() << " package"
+       << (R.Packages.size() == 1 ? "" : "s") << '\n';
+    break;
+  case ResolveStatus::Fallback:
+    OS << C("33", "resolved with fallbacks") << ": " << Fallbacks << " of "
+       << R.Packages.size() << " package"
+       << (R.Packages.size() == 1 ? "" : "s") << " use a declared fallback\n";
+    break;
+  case ResolveStatus::Unsatisfiable:
+    OS << C("31", "unsatisfiable") << ": no buildable configuration\n";
+    break;
+  }
+}
+
+json::Value renderJson(const Resolution &R, const Facts &F) {
+  json::Array Packages;
+  for (const PackageResolution &P : R.Packages) {
+    json::Object O;
+    O["name"] = P.Name;
+    O["requested"] = P.Requested;
+    O["version"] = P.Ver ? json::Value(P.Ver->str()) : json::Value(nullptr);
+    O["strategy"] = strategyName(P.How);
+    O["nvcc"] = P.Nvcc ? json::Value(json::Object{{"path", P.Nvcc->Path},
+                                                  {"version", P.Nvcc->Ver.str()}})
+                       : json::Value(nullptr);
+    O["compiler"] =
+        P.Compiler ? json::Value(json::Object{{"path", P.Compiler->Path},
+                                              {"family", P.Compiler->Family},
+                                              {"version", P.Compiler->Ver.str()}})
+                   : json::Value(nullptr);
+    O["archs"] = json::Array(P.Archs);
+    O["prebuilt_url"] =
+        P.PrebuiltUrl ? json::Value(*P.PrebuiltUrl) : json::Value(nullptr);
+    if (P.Fallback) {
+      json::Object FB{{"name", P.Fallback->Name},
+                      {"summary", P.Fallback->Summary},
+                      {"impact", P.Fallback->Impact}};
+      json::Object Env;
+      for (const auto &[K, V] : P.Fallback->Env)
+        Env[K] = V;
+      FB["env"] = std::move(Env);
+      O["fallback"] = std::move(FB);
+    } else {
+      O["fallback"] = nullptr;
+    }
+    std::string Explanation;
+    for (size_t I = 0; I < P.Because.size(); ++I)
+      Explanation += (I == 0 ? "because " : "\nand ") + P.Because[I];
+    O["explanation"] = Explanation;
+    O["because"] = json::Array(P.Because);
+    O["not_preferred"] = P.NotPreferred.empty() ? json::Value(nullptr)
+                                                : json::Value(P.NotPreferred);
+    O["not_chosen"] = json::Array(P.NotChosen);
+    O["hints"] = json::Array(P.Hints);
+    Packages.push_back(std::move(O));
+  }
+  json::Object Doc{{"status", statusName(R.Status)},
+                   {"packages", std::move(Packages)},
+                   {"target_archs", json::Array(R.TargetArchs)},
+                   {"target_origin", R.TargetOrigin},
+                   {"warnings", json::Array(R.Warnings)},
+                   {"facts", factsToJson(F)}};
+  return json::Value(std::move(Doc));
+}
+
+std::string renderEmit(const Resolution &R, StringRef Kind) {
+  const NvccFacts *Nvcc = nullptr;
+  const CompilerFacts *Cxx = nullptr;
+  std::vector<std::string> Archs;
+  for (const PackageResolution &P : R.Packages) {
+    if (P.How != Strategy::Source)
+      continue;
+    if (P.Nvcc && !Nvcc)
+      Nvcc = &*P.Nvcc;
+    if (P.Compiler && !Cxx)
+      Cxx = &*P.Compiler;
+    for (const std::string &A : P.Archs)
+      if (!is_contained(Archs, A))
+        Archs.push_back(A);
+  }
+  std::string Out;
+  raw_string_ostream OS(Out);
+  std::string CudaHome =
+      Nvcc ? sys::path::parent_path(sys::path::parent_path(Nvcc->Path)).str()
+           : "";
+  auto Number = [](StringRef A) {
+    return A.drop_front(3).str(); // sm_90a -> 90a
+  };
+  if (Kind == "cmake") {
+    OS << "# generated by cudadeps resolve: the toolchain for the CUDA builds\n";
+    if (Nvcc) {
+      OS << "set(CMAKE_CUDA_COMPILER \"" << Nvcc->Path << "\")\n";
+      OS << "set(CUDAToolkit_ROOT \"" << CudaHome << "\")\n";
+    }
+    if (Cxx)
+      OS << "set(CMAKE_CUDA_HOST_COMPILER \"" << Cxx->Path << "\")\n";
+    if (!Archs.empty()) {
+      std::vector<std::string> Nums;
+      for (const std::string &A : Archs)
+        Nums.push_back(Number(A));
+      OS << "set(CMAKE_CUDA_ARCHITECTURES \"" << join(Nums, ";") << "\")\n";
+    }
+  } else if (Kind == "make") {
+    OS << "# generated by cudadeps resolve: the toolchain for the CUDA builds\n";
+    if (Nvcc)
+      OS << "NVCC := " << Nvcc->Path << "\nCUDA_HOME := " << CudaHome << '\n';
+    if (Cxx)
+      OS << "NVCC_CCBIN := " << Cxx->Path << '\n';
+    if (!Archs.empty()) {
+      OS << "CUDA_ARCH_FLAGS :=";
+      for (const std::string &A : Archs) {
+        std::string N = Number(A);
+        OS << " -gencode arch=compute_" << N << ",code=sm_" << N;
+      }
+      OS << '\n';
+    }
+  } else {
+    OS << "# generated by cudadeps resolve: source this file\n";
+    auto Quote = [](StringRef S) {
+      std::string Q = "'";
+      for (char Ch : S)
+        Q += Ch == '\'' ? std::string("'\\''") : std::string(1, Ch);
+      return Q + "'";
+    };
+    if (Nvcc) {
+      OS << "export CUDA_HOME=" << Quote(CudaHome) << '\n';
+      OS << "export PATH=" << Quote(CudaHome + "/bin") << ":\"$PATH\"\n";
+    }
+    if (Cxx)
+      OS << "export NVCC_CCBIN=" << Quote(Cxx->Path)
+         << "\nexport CUDAHOSTCXX=" << Quote(Cxx->Path) << '\n';
+    if (!Archs.empty()) {
+      std::vector<std::string> List;
+      for (const std::string &A : Archs) {
+        std::string N = Number(A);
+        StringRef Num = StringRef(N).rtrim("af");
+        List.push_back(formatv("{0}.{1}{2}", Num.drop_back(1), Num.take_back(1),
+                               StringRef(N).drop_front(Num.size()))
+                           .str());
+      }
+      OS << "export TORCH_CUDA_ARCH_LIST=" << Quote(join(List, ";")) << '\n';
+    }
+    for (const PackageResolution &P : R.Packages)
+      if (P.Fallback)
+        for (const auto &[K, V] : P.Fallback->Env)
+          OS << "export " << K << '=' << Quote(V) << '\n';
+  }
+  return Out;
+}
+
+} // namespace cudadeps::cli
