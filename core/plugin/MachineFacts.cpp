@@ -140,9 +140,10 @@ std::vector<std::string> findInconsistencies(const Facts &F) {
       AnyKnown = true;
       AnySupports |= is_contained(N.Archs, Arch);
     }
-    if (AnyKnown && !AnySupports)
-      Out.push_back("no nvcc found can compile for the GPU " + G.Name + " (" +
-                    Arch + ")");
+    std::string Msg = "no nvcc found can compile for the GPU " + G.Name +
+                      " (" + Arch + ")";
+    if (AnyKnown && !AnySupports && !is_contained(Out, Msg))
+      Out.push_back(std::move(Msg));
   }
   return Out;
 }

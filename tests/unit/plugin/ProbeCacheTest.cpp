@@ -1,0 +1,234 @@
+//===- ProbeCacheTest.cpp - cached probe answers and their invalidation ---===//
+
+#include "core/plugin/ProbeCache.h"
+#include "core/plugin/ProbeRunner.h"
+
+#include "TestSupport.h"
+
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace cudadeps;
+using namespace cudadeps::test;
+
+namespace {
+
+class ProbeCacheTest : public ::testing::Test {
+protected:
+  ProbeCacheTest() {
+    Input = Dir.write("toolkit/bin/nvcc", "#!/bin/sh\n");
+    Env.set("CUDA_HOME", "/opt/cuda");
+  }
+
+  /// A probe that finds one nvcc and depends on Input, a missing file and
+  /// $CUDA_HOME.
+  std::unique_ptr<FakeProbe> makeProbe(std::string Ver = "1") {
+    return std::make_unique<FakeProbe>(
+        "fake-nvcc",
+        [this](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+          ProbeAnswer A;
+          A.What = ProbeAnswer::Kind::Found;
+          NvccFacts N;
+          N.Path = Input;
+          N.Ver = llvm::cantFail(Version::parse("12.8.93"));
+          N.Archs = {"sm_90"};
+          N.From = Source::probed("fake-nvcc", Input + " --version");
+          A.Found.Nvccs.push_back(N);
+          A.Searched = {"$CUDA_HOME", Dir.path("missing")};
+          A.Warnings = {"w"};
+          A.Inputs = {Input, Dir.path("missing"), Dir.path("toolkit")};
+          A.EnvInputs = {"CUDA_HOME", "CUDA_PATH"};
+          return A;
+        },
+        std::move(Ver));
+  }
+
+  ProbeRun run(FakeProbe &P, bool Refresh = false) {
+    ProbeRunOptions O;
+    O.Cache = &Cache;
+    O.Refresh = Refresh;
+    return runProbes({&P}, Ctx, O);
+  }
+
+  TempDir Dir;
+  TempDir CacheDir;
+  std::string Input;
+  MapEnvironment Env;
+  NoProcessRunner Runner;
+  ProbeContext Ctx{Env, Runner};
+  ProbeCache Cache{CacheDir.path()};
+};
+
+TEST_F(ProbeCacheTest, UnchangedMachineIsNotProbedAgain) {
+  auto P = makeProbe();
+  ProbeRun First = run(*P);
+  ProbeRun Second = run(*P);
+  EXPECT_EQ(P->Calls, 1);
+  EXPECT_FALSE(First.Reports[0].FromCache);
+  EXPECT_TRUE(Second.Reports[0].FromCache);
+  // The cached answer is the same answer, sources included.
+  EXPECT_EQ(First.Merged, Second.Merged);
+  EXPECT_EQ(Second.Merged.Nvccs.at(0).From,
+            Source::probed("fake-nvcc", Input + " --version"));
+  EXPECT_EQ(Second.Reports[0].Searched, First.Reports[0].Searched);
+  EXPECT_EQ(Second.Reports[0].Warnings, First.Reports[0].Warnings);
+  EXPECT_TRUE(llvm::sys::fs::exists(Cache.entryPath("fake-nvcc")));
+}
+
+TEST_F(ProbeCacheTest, ChangedInputContentReprobes) {
+  auto P = makeProbe();
+  run(*P);
+  Dir.write("toolkit/bin/nvcc", "#!/bin/sh\necho changed\n");
+  run(*P);
+  EXPECT_EQ(P->Calls, 2);
+}
+
+TEST_F(ProbeCacheTest, TouchedInputReprobes) {
+  auto P = makeProbe();
+  run(*P);
+  // Same size, new modification time.
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(Input, FD,
+                                               llvm::sys::fs::CD_OpenExisting));
+  ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, llvm::sys::TimePoint<>(std::chrono::seconds(1000000))));
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  run(*P);
+  EXPECT_EQ(P->Calls, 2);
+}
+
+TEST_F(ProbeCacheTest, AppearingMissingFileReprobes) {
+  auto P = makeProbe();
+  run(*P);
+  run(*P);
+  EXPECT_EQ(P->Calls, 1);
+  Dir.write("missing", "now here");
+  run(*P);
+  EXPECT_EQ(P->Calls, 2);
+}
+
+TEST_F(ProbeCacheTest, ChangedOrNewEnvInputReprobes) {
+  auto P = makeProbe();
+  run(*P);
+  Env.set("CUDA_HOME", "/opt/other-cuda");
+  run(*P);
+  EXPECT_EQ(P->Calls, 2);
+  Env.set("CUDA_PATH", "/x"); // was unset: unset is a value too
+  run(*P);
+  EXPECT_EQ(P->Calls, 3);
+  Env.set("UNRELATED", "y"); // not an input
+  run(*P);
+  EXPECT_EQ(P->Calls, 3);
+}
+
+TEST_F(ProbeCacheTest, NewProbeVersionOrSysRootReprobes) {
+  auto P1 = makeProbe("1");
+  run(*P1);
+  auto P2 = makeProbe("2");
+  run(*P2);
+  EXPECT_EQ(P2->Calls, 1);
+  Ctx.SysRoot = Dir.path();
+  run(*P2);
+  EXPECT_EQ(P2->Calls, 2);
+}
+
+TEST_F(ProbeCacheTest, RefreshForcesAProbeAndRewrites) {
+  auto P = makeProbe();
+  run(*P);
+  ProbeRun R = run(*P, /*Refresh=*/true);
+  EXPECT_EQ(P->Calls, 2);
+  EXPECT_FALSE(R.Reports[0].FromCache);
+  run(*P);
+  EXPECT_EQ(P->Calls, 2);
+}
+
+TEST_F(ProbeCacheTest, CorruptEntryIsIgnoredAndReplaced) {
+  auto P = makeProbe();
+  run(*P);
+  for (llvm::StringRef Garbage :
+       {llvm::StringRef(""), llvm::StringRef("{not json"), llvm::StringRef("[]"),
+        llvm::StringRef(R"({"format": 1})"),
+        llvm::StringRef("\x00\x01\x02 binary", 10),
+        llvm::StringRef(R"({"format": 999})")}) {
+    std::error_code EC;
+    {
+      llvm::raw_fd_ostream OS(Cache.entryPath("fake-nvcc"), EC);
+      OS << Garbage;
+    }
+    int Before = P->Calls;
+    ProbeRun R = run(*P);
+    EXPECT_EQ(P->Calls, Before + 1) << Garbage.str();
+    EXPECT_EQ(R.Reports[0].What, ProbeReport::Status::Found);
+    ASSERT_EQ(R.Merged.Nvccs.size(), 1u);
+  }
+  run(*P); // the re-probe rewrote a good entry
+  EXPECT_EQ(P->Calls, 7);
+}
+
+TEST_F(ProbeCacheTest, ErrorsAndInputlessAnswersAreNotCached) {
+  FakeProbe Broken("broken", [](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "boom");
+  });
+  run(Broken);
+  run(Broken);
+  EXPECT_EQ(Broken.Calls, 2);
+  FakeProbe NoInputs("no-inputs", [](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+    return ProbeAnswer::notPresent("nothing");
+  });
+  run(NoInputs);
+  run(NoInputs);
+  EXPECT_EQ(NoInputs.Calls, 2);
+  EXPECT_FALSE(llvm::sys::fs::exists(Cache.entryPath("no-inputs")));
+}
+
+TEST_F(ProbeCacheTest, NotPresentAnswersAreCached) {
+  FakeProbe P("absent", [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+    ProbeAnswer A = ProbeAnswer::notPresent("no widget", {"/opt/widget"});
+    A.Inputs = {Dir.path("widget")};
+    return A;
+  });
+  run(P);
+  ProbeRun R = run(P);
+  EXPECT_EQ(P.Calls, 1);
+  EXPECT_EQ(R.Reports[0].What, ProbeReport::Status::NotPresent);
+  EXPECT_EQ(R.Reports[0].Reason, "no widget");
+  EXPECT_THAT(R.Reports[0].Searched, ::testing::ElementsAre("/opt/widget"));
+}
+
+TEST_F(ProbeCacheTest, NoTempFilesAreLeftBehind) {
+  auto P = makeProbe();
+  run(*P);
+  run(*P, true);
+  std::error_code EC;
+  int Files = 0;
+  for (llvm::sys::fs::directory_iterator
+           It(llvm::sys::path::parent_path(Cache.entryPath("x")), EC),
+       End;
+       !EC && It != End; It.increment(EC)) {
+    ++Files;
+    EXPECT_THAT(It->path(), ::testing::EndsWith(".json"));
+  }
+  EXPECT_EQ(Files, 1);
+}
+
+TEST(ProbeCacheDir, XdgCacheHomeThenHome) {
+  MapEnvironment Env(std::map<std::string, std::string>{{"HOME", "/home/u"}});
+  EXPECT_EQ(ProbeCache::defaultDir(Env), "/home/u/.cache/cudadeps");
+  Env.set("XDG_CACHE_HOME", "/var/cache/u");
+  EXPECT_EQ(ProbeCache::defaultDir(Env), "/var/cache/u/cudadeps");
+  Env.set("XDG_CACHE_HOME", "relative"); // ignored, as the spec says
+  EXPECT_EQ(ProbeCache::defaultDir(Env), "/home/u/.cache/cudadeps");
+  EXPECT_EQ(ProbeCache::defaultDir(MapEnvironment()), "");
+}
+
+TEST(ProbeCacheFingerprint, MissingFileIsPartOfTheFingerprint) {
+  llvm::json::Value FP = ProbeCache::fingerprint("/nonexistent/file");
+  ASSERT_TRUE(FP.getAsObject());
+  EXPECT_EQ(FP.getAsObject()->getBoolean("missing"), true);
+}
+
+} // namespace
