@@ -74,6 +74,57 @@ VersionSet above(const VersionSet &S) {
                          : VersionSet::atLeast(*Upper.Value);
 }
 
+/// The set of versions between two bounds.
+VersionSet fromBounds(const Bound &Lower, const Bound &Upper) {
+  VersionSet S = VersionSet::any();
+  if (Lower.Value)
+    S = S.intersect(Lower.Inclusive ? VersionSet::atLeast(*Lower.Value)
+                                    : VersionSet::greaterThan(*Lower.Value));
+  if (Upper.Value)
+    S = S.intersect(Upper.Inclusive ? VersionSet::atMost(*Upper.Value)
+                                    : VersionSet::lessThan(*Upper.Value));
+  return S;
+}
+
+/// The smallest final release (no pre, dev, post or local part) at or above
+/// an exclusive upper bound: 13 for '<13' (which stops before 13.0's
+/// pre-releases), 12.9 for '<12.9'. None when it cannot be named.
+std::optional<Version> firstReleaseFrom(const Bound &Upper) {
+  if (!Upper.Value || Upper.Inclusive)
+    return std::nullopt;
+  const Version &U = *Upper.Value;
+  if (U.isAfterAllPosts() || U.isAfterAllLocals() || U.epoch() != 0 ||
+      U.post() || !U.local().empty())
+    return std::nullopt;
+  return Version(U.sentinelBase().release());
+}
+
+/// Joins neighbouring intervals whose gap holds no final release. Toolkits
+/// are matched on their release numbers, so '>=12.9,<13' and '>=13.0,<13.1'
+/// are one range although 13.0rc1 lies in neither.
+VersionSet closeReleaseGaps(const VersionSet &S) {
+  const std::vector<Interval> &Is = S.intervals();
+  if (Is.size() < 2)
+    return S;
+  VersionSet Out;
+  Bound Lower = Is.front().Lower, Upper = Is.front().Upper;
+  for (size_t I = 1; I < Is.size(); ++I) {
+    const Bound &NextLower = Is[I].Lower;
+    std::optional<Version> R = firstReleaseFrom(Upper);
+    bool NoReleaseBetween =
+        R && NextLower.Value &&
+        (*R > *NextLower.Value || (*R == *NextLower.Value && NextLower.Inclusive));
+    if (NoReleaseBetween) {
+      Upper = Is[I].Upper;
+      continue;
+    }
+    Out = Out.unionWith(fromBounds(Lower, Upper));
+    Lower = NextLower;
+    Upper = Is[I].Upper;
+  }
+  return Out.unionWith(fromBounds(Lower, Upper));
+}
+
 std::string locText(const SourceLocation &L) {
   return L.File + ":" + std::to_string(L.Line) + ":" + std::to_string(L.Column);
 }
@@ -490,7 +541,7 @@ Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
                                Path.c_str(),
                                Buf.getError().message().c_str());
     if (Error E = KB.addFile((*Buf)->getBuffer(), Path))
-      return std::move(E);
+      return E;
   }
   return KB;
 }
@@ -514,12 +565,20 @@ VersionSet KnowledgeBase::nvccRangeForArch(StringRef Arch) const {
   }
   // The newest row's archs are assumed to stay in later toolkits.
   VersionSet Later = above(All);
-  if (Later.isEmpty())
-    return Out;
+  if (!Later.isEmpty())
+    for (const ToolkitRow &Row : Toolkits)
+      if (Row.compiles(Arch) && above(Row.Range) == Later) {
+        Out = Out.unionWith(Later);
+        break;
+      }
+  return closeReleaseGaps(Out);
+}
+
+VersionSet KnowledgeBase::knownRange() const {
+  VersionSet All;
   for (const ToolkitRow &Row : Toolkits)
-    if (Row.compiles(Arch) && above(Row.Range) == Later)
-      return Out.unionWith(Later);
-  return Out;
+    All = All.unionWith(Row.Range);
+  return closeReleaseGaps(All);
 }
 
 const DriverFloorRow *KnowledgeBase::driverFloor(uint64_t CudaMajor) const {

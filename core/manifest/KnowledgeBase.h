@@ -68,9 +68,14 @@ public:
   /// the union of the ranges of the rows listing it (the 'a'/'f' suffix is
   /// matched against the baseline and the row's own a/f list). An arch that
   /// the newest row lists is assumed to stay in later toolkits, so the set
-  /// is open above ("sm_90" -> ">=11.8"); an unknown or malformed arch gives
-  /// the empty set.
+  /// is open above ("sm_90" -> ">=11.8"). Rows are matched on release
+  /// numbers, so gaps between rows that hold only pre-releases are closed
+  /// ('>=12.9,<13' and '>=13.0,<13.1' join). An unknown or malformed arch
+  /// gives the empty set.
   VersionSet nvccRangeForArch(llvm::StringRef Arch) const;
+  /// The toolkit versions the rows cover (">=10.2,<13.4" as shipped), with
+  /// gaps that hold no final release closed as in nvccRangeForArch.
+  VersionSet knownRange() const;
   /// The minimum driver for a CUDA major, if known.
   const DriverFloorRow *driverFloor(uint64_t CudaMajor) const;
 
