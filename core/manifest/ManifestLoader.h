@@ -22,8 +22,11 @@ inline constexpr size_t MaxManifestBytes = 1 << 20;
 /// Any single string value longer than this is rejected.
 inline constexpr size_t MaxManifestValueBytes = 4096;
 
-/// Reads and validates the manifest at \p Path. A file that cannot be read
-/// is a plain StringError; anything wrong inside it is a DiagnosticError.
+/// Reads and validates the manifest at \p Path. Each error names
+/// file:line:col; all of a file's errors come in one DiagnosticError, sorted
+/// by position. Warnings (a requirement key that looks like a misspelt fact
+/// but reads as a package name) are returned in Manifest::Warnings. A file
+/// that cannot be read is a plain StringError.
 llvm::Expected<Manifest> loadManifest(llvm::StringRef Path);
 
 /// Validates \p Text as if read from \p FileName (used in diagnostics and to
@@ -36,8 +39,9 @@ llvm::Expected<Manifest> parseManifest(llvm::StringRef Text,
 ///  - a compiling build kind (torch-extension, cmake, command) has a `git`;
 ///  - build = "command" has a [build] command, other kinds have none;
 ///  - a release with [release.prebuilt] has a [prebuilt] url to name it;
-///  - a package tag template uses only {version};
-///  - fallback names are unique.
+///  - a package has at least one [[release]];
+///  - tag templates use only {version}.
+/// Warnings of the load (Manifest::Warnings) are not repeated here.
 llvm::Error lintManifest(const Manifest &M);
 
 } // namespace cudadeps
