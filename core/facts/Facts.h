@@ -75,6 +75,9 @@ struct CompilerFacts {
   std::string Family; // "gcc" | "clang"
   Version Ver;        // "13.3.0"
   Source From;
+  /// The host compiler nvcc uses when no -ccbin is given ($NVCC_CCBIN, else
+  /// g++ on PATH); the compiler probe also lists it first.
+  bool NvccDefault = false;
   bool operator==(const CompilerFacts &) const = default;
 };
 

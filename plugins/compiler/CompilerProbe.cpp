@@ -1,0 +1,237 @@
+//===- CompilerProbe.cpp - the "compiler" probe: host C++ compilers -------===//
+
+#include "plugins/compiler/CompilerProbe.h"
+
+#include "plugins/platform/HostFiles.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace cudadeps {
+namespace compiler {
+
+std::string familyFromVersionOutput(llvm::StringRef Out) {
+  if (Out.contains("clang version"))
+    return "clang";
+  if (Out.contains("Free Software Foundation") ||
+      llvm::Regex("^(g\\+\\+|c\\+\\+|gcc|cc)(-[0-9.]+)? \\(").match(Out))
+    return "gcc";
+  return "";
+}
+
+std::optional<std::string> clangVersionFromOutput(llvm::StringRef Out) {
+  llvm::SmallVector<llvm::StringRef, 2> M;
+  if (llvm::Regex("clang version ([0-9]+(\\.[0-9]+)*)").match(Out, &M))
+    return M[1].str();
+  return std::nullopt;
+}
+
+bool isCompilerName(llvm::StringRef Name) {
+  return llvm::Regex("^(g\\+\\+|clang\\+\\+)(-[0-9]+(\\.[0-9]+)*)?$").match(Name);
+}
+
+} // namespace compiler
+
+namespace {
+
+using namespace probes;
+
+struct Candidate {
+  std::string Path;
+  std::string Via; // "$CXX", "$PATH", ...
+  bool NvccDefault = false;
+};
+
+/// A program named by an environment variable: a path, or a name on PATH.
+/// "ccache g++ -m64" names g++.
+static std::string resolveProgram(llvm::StringRef Value, llvm::StringRef SearchPath) {
+  llvm::SmallVector<llvm::StringRef, 4> Words;
+  Value.split(Words, ' ', -1, /*KeepEmpty=*/false);
+  size_t I = 0;
+  while (I + 1 < Words.size() &&
+         (llvm::sys::path::filename(Words[I]) == "ccache" ||
+          llvm::sys::path::filename(Words[I]) == "sccache"))
+    ++I;
+  if (Words.empty())
+    return {};
+  llvm::StringRef Program = Words[I];
+  if (Program.contains('/'))
+    return isExecutableFile(Program) ? Program.str() : std::string();
+  return findInSearchPath(Program, SearchPath);
+}
+
+class CompilerProbe : public Probe {
+public:
+  llvm::StringRef name() const override { return "compiler"; }
+  llvm::StringRef version() const override { return "1"; }
+  llvm::Expected<ProbeAnswer> probe(const ProbeContext &Ctx) override;
+
+private:
+  std::optional<CompilerFacts> describe(const ProbeContext &Ctx,
+                                        const Candidate &C,
+                                        ProbeAnswer &Answer) const;
+  std::optional<std::string> run(const ProbeContext &Ctx, llvm::StringRef Program,
+                                 llvm::StringRef Flag, ProbeAnswer &Answer) const;
+};
+
+std::optional<std::string> CompilerProbe::run(const ProbeContext &Ctx,
+                                              llvm::StringRef Program,
+                                              llvm::StringRef Flag,
+                                              ProbeAnswer &Answer) const {
+  ProcessRequest Request;
+  Request.Argv = {Program.str(), Flag.str()};
+  Request.Env = Ctx.Env.all();
+  Request.Timeout = Ctx.CommandTimeout;
+  std::string What = (Program + " " + Flag).str();
+  llvm::Expected<ProcessResult> Result = Ctx.Runner.run(Request);
+  if (!Result) {
+    Answer.Warnings.push_back(What + ": " + llvm::toString(Result.takeError()));
+    return std::nullopt;
+  }
+  if (Result->TimedOut) {
+    Answer.Warnings.push_back(What + " timed out after " +
+                              formatSeconds(Ctx.CommandTimeout));
+    return std::nullopt;
+  }
+  if (Result->ExitCode != 0) {
+    spdlog::debug("compiler probe: {} exited with code {}", What, Result->ExitCode);
+    return std::nullopt;
+  }
+  return std::move(Result->Out);
+}
+
+std::optional<CompilerFacts> CompilerProbe::describe(const ProbeContext &Ctx,
+                                                     const Candidate &C,
+                                                     ProbeAnswer &Answer) const {
+  std::optional<std::string> Banner = run(Ctx, C.Path, "--version", Answer);
+  if (!Banner)
+    return std::nullopt;
+  CompilerFacts F;
+  F.Path = C.Path;
+  F.NvccDefault = C.NvccDefault;
+  F.Family = compiler::familyFromVersionOutput(*Banner);
+  std::optional<std::string> Text;
+  std::string From;
+  if (F.Family == "clang") {
+    Text = compiler::clangVersionFromOutput(*Banner);
+    From = C.Path + " --version";
+  } else if (F.Family == "gcc") {
+    for (const char *Flag : {"-dumpfullversion", "-dumpversion"}) {
+      std::optional<std::string> Out = run(Ctx, C.Path, Flag, Answer);
+      if (Out && !llvm::StringRef(*Out).trim().empty()) {
+        Text = llvm::StringRef(*Out).trim().str();
+        From = C.Path + " " + Flag;
+        break;
+      }
+    }
+  } else {
+    Answer.Warnings.push_back(C.Path + " (" + C.Via +
+                              ") is neither gcc nor clang");
+    return std::nullopt;
+  }
+  if (!Text) {
+    Answer.Warnings.push_back(C.Path + ": no version found");
+    return std::nullopt;
+  }
+  llvm::Expected<Version> V = Version::parse(*Text);
+  if (!V) {
+    Answer.Warnings.push_back(From + ": cannot read version '" + *Text +
+                              "': " + llvm::toString(V.takeError()));
+    return std::nullopt;
+  }
+  F.Ver = std::move(*V);
+  F.From = Source::probed("compiler", From);
+  return F;
+}
+
+llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
+  ProbeAnswer Answer;
+  Answer.EnvInputs = {"PATH", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN"};
+  std::string SearchPath = Ctx.Env.get("PATH").value_or("");
+  std::vector<Candidate> Candidates;
+
+  // 1. What nvcc runs without -ccbin.
+  std::string Default;
+  if (std::optional<std::string> CcBin = Ctx.Env.get("NVCC_CCBIN");
+      CcBin && !CcBin->empty()) {
+    Answer.Searched.push_back("$NVCC_CCBIN=" + *CcBin);
+    if (isDirectory(*CcBin)) {
+      for (const char *Name : {"g++", "c++", "clang++"})
+        if (Default.empty() && isExecutableFile(joinPath(*CcBin, Name)))
+          Default = joinPath(*CcBin, Name);
+    } else {
+      Default = resolveProgram(*CcBin, SearchPath);
+    }
+    if (Default.empty())
+      Answer.Warnings.push_back("$NVCC_CCBIN is " + *CcBin +
+                                " but no compiler is there");
+  } else {
+    Default = findInSearchPath("g++", SearchPath);
+    if (Default.empty())
+      Default = findInSearchPath("c++", SearchPath);
+  }
+  if (!Default.empty())
+    Candidates.push_back({Default, "nvcc default", true});
+
+  // 2. What the build is told to use.
+  for (const char *Var : {"CXX", "CUDAHOSTCXX"}) {
+    std::optional<std::string> Value = Ctx.Env.get(Var);
+    if (!Value || Value->empty())
+      continue;
+    Answer.Searched.push_back(std::string("$") + Var + "=" + *Value);
+    std::string Path = resolveProgram(*Value, SearchPath);
+    if (Path.empty())
+      Answer.Warnings.push_back(std::string("$") + Var + " is " + *Value +
+                                " but it cannot be found");
+    else
+      Candidates.push_back({Path, std::string("$") + Var});
+  }
+
+  // 3. Every g++/clang++ on PATH.
+  Answer.Searched.push_back("g++, g++-N, clang++, clang++-N on $PATH");
+  for (const std::string &Dir : splitSearchPath(SearchPath)) {
+    if (!isDirectory(Dir))
+      continue;
+    appendUnique(Answer.Inputs, Dir); // a compiler installed later changes it
+    for (const std::string &Name : listDirectory(Dir)) {
+      std::string Path = joinPath(Dir, Name);
+      if (compiler::isCompilerName(Name) && isExecutableFile(Path))
+        Candidates.push_back({Path, "$PATH"});
+    }
+  }
+
+  std::vector<std::string> Seen;
+  for (const Candidate &C : Candidates) {
+    std::string Real = realPathOf(C.Path);
+    if (Real.empty() || std::find(Seen.begin(), Seen.end(), Real) != Seen.end())
+      continue;
+    Seen.push_back(Real);
+    appendUnique(Answer.Inputs, C.Path);
+    if (std::optional<CompilerFacts> F = describe(Ctx, C, Answer))
+      Answer.Found.Compilers.push_back(std::move(*F));
+  }
+
+  if (Answer.Found.Compilers.empty()) {
+    ProbeAnswer None = ProbeAnswer::notPresent(
+        "no host C++ compiler found", std::move(Answer.Searched));
+    None.Warnings = std::move(Answer.Warnings);
+    None.Inputs = std::move(Answer.Inputs);
+    None.EnvInputs = std::move(Answer.EnvInputs);
+    return None;
+  }
+  Answer.What = ProbeAnswer::Kind::Found;
+  return Answer;
+}
+
+} // namespace
+
+std::unique_ptr<Probe> createCompilerProbe() {
+  return std::make_unique<CompilerProbe>();
+}
+
+} // namespace cudadeps
