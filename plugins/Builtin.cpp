@@ -2,11 +2,15 @@
 
 #include "plugins/Builtin.h"
 
+#include "plugins/nvcc/NvccProbe.h"
+
 namespace cudadeps {
 
 llvm::ArrayRef<ProbeFactory> builtinProbes() {
-  static const ProbeFactory Factories[] = {nullptr};
-  return llvm::ArrayRef<ProbeFactory>(Factories).drop_back();
+  static const ProbeFactory Factories[] = {
+      createNvccProbe,
+  };
+  return Factories;
 }
 
 } // namespace cudadeps

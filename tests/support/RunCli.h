@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -49,11 +50,18 @@ inline RunResult runCudadeps(const std::vector<std::string> &Args,
     if (!V.empty())
       EnvStore.push_back(K + "=" + V);
   std::vector<llvm::StringRef> EnvRefs(EnvStore.begin(), EnvStore.end());
+#if LLVM_VERSION_MAJOR >= 16
   std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""),
                                                 OutPath.str(), ErrPath.str()};
+#else
+  llvm::Optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""),
+                                                 OutPath.str(), ErrPath.str()};
+#endif
   RunResult R;
   std::string ErrMsg;
-  R.Code = llvm::sys::ExecuteAndWait(CUDADEPS_BINARY, Argv, EnvRefs, Redirects,
+  R.Code = llvm::sys::ExecuteAndWait(CUDADEPS_BINARY, Argv,
+                                     llvm::ArrayRef<llvm::StringRef>(EnvRefs),
+                                     Redirects,
                                      TimeoutSeconds, 0, &ErrMsg);
   R.Out = readWhole(OutPath);
   R.Err = readWhole(ErrPath) + ErrMsg;
