@@ -32,10 +32,9 @@ namespace {
 using Region = toml::source_region;
 
 const StringRef RootKeys[] = {"toolkit", "driver_floor"};
-const StringRef ToolkitKeys[] = {"cuda",          "max_gcc", "max_clang",
-                                 "archs",         "arch_specific",
-                                 "family",        "min_driver",
-                                 "source",        "note"};
+const StringRef ToolkitKeys[] = {"cuda",       "max_gcc",       "max_clang",
+                                 "archs",      "arch_specific", "family",
+                                 "min_driver", "source",        "note"};
 const StringRef FloorKeys[] = {"cuda_major", "min_driver", "source", "note"};
 
 StringRef typeName(const toml::node &N) {
@@ -111,9 +110,9 @@ VersionSet closeReleaseGaps(const VersionSet &S) {
   for (size_t I = 1; I < Is.size(); ++I) {
     const Bound &NextLower = Is[I].Lower;
     std::optional<Version> R = firstReleaseFrom(Upper);
-    bool NoReleaseBetween =
-        R && NextLower.Value &&
-        (*R > *NextLower.Value || (*R == *NextLower.Value && NextLower.Inclusive));
+    bool NoReleaseBetween = R && NextLower.Value &&
+                            (*R > *NextLower.Value ||
+                             (*R == *NextLower.Value && NextLower.Inclusive));
     if (NoReleaseBetween) {
       Upper = Is[I].Upper;
       continue;
@@ -172,8 +171,7 @@ private:
   std::optional<unsigned> smallUnsigned(const toml::node &N, StringRef Key);
   std::optional<Version> version(const toml::node &N, StringRef Key);
   std::optional<std::vector<std::string>> archList(const toml::node &N,
-                                                   StringRef Key,
-                                                   char Suffix);
+                                                   StringRef Key, char Suffix);
   std::optional<std::string> source(const toml::table &T, StringRef Where);
 
   void readToolkit(const toml::table &T);
@@ -188,8 +186,8 @@ void Reader::checkKeys(const toml::table &T, ArrayRef<StringRef> Known,
     (void)Value;
     if (is_contained(Known, StringRef(Key.str())))
       continue;
-    error(Key.source(), "unknown key '" + Key.str().substr(0, 80) + "' in " +
-                            Where,
+    error(Key.source(),
+          "unknown key '" + Key.str().substr(0, 80) + "' in " + Where,
           didYouMean(Key.str(), Known));
   }
 }
@@ -198,8 +196,8 @@ const toml::node *Reader::required(const toml::table &T, StringRef Key,
                                    StringRef Where, StringRef Why) {
   if (const toml::node *N = T.get(Key))
     return N;
-  error(T.source(), Where + " row has no '" + Key + "'" +
-                        (Why.empty() ? "" : "; " + Why));
+  error(T.source(),
+        Where + " row has no '" + Key + "'" + (Why.empty() ? "" : "; " + Why));
   return nullptr;
 }
 
@@ -219,8 +217,9 @@ std::optional<unsigned> Reader::smallUnsigned(const toml::node &N,
   }
   int64_t V = I->get();
   if (V < 1 || V > 10000) {
-    error(N.source(), "'" + Key + "' must be a positive integer (a major "
-                                  "version), not " +
+    error(N.source(), "'" + Key +
+                          "' must be a positive integer (a major "
+                          "version), not " +
                           Twine(V));
     return std::nullopt;
   }
@@ -252,8 +251,9 @@ std::optional<std::vector<std::string>>
 Reader::archList(const toml::node &N, StringRef Key, char Suffix) {
   const auto *A = N.as_array();
   if (!A) {
-    error(N.source(), "'" + Key + "' must be an array of strings such as "
-                                  "[\"sm_90\"], not " +
+    error(N.source(), "'" + Key +
+                          "' must be an array of strings such as "
+                          "[\"sm_90\"], not " +
                           typeName(N));
     return std::nullopt;
   }
@@ -262,16 +262,16 @@ Reader::archList(const toml::node &N, StringRef Key, char Suffix) {
   for (const toml::node &E : *A) {
     const auto *S = E.as_string();
     if (!S) {
-      error(E.source(), "'" + Key + "' entries must be strings, not " +
-                            typeName(E));
+      error(E.source(),
+            "'" + Key + "' entries must be strings, not " + typeName(E));
       Ok = false;
       continue;
     }
     StringRef Name = S->get();
     std::string Shown = Name.take_front(40).str();
     if (!isValidArch(Name)) {
-      error(E.source(), "invalid arch '" + Shown +
-                            "'; expected sm_XX, sm_XXa or sm_XXf");
+      error(E.source(),
+            "invalid arch '" + Shown + "'; expected sm_XX, sm_XXa or sm_XXf");
       Ok = false;
       continue;
     }
@@ -300,9 +300,9 @@ Reader::archList(const toml::node &N, StringRef Key, char Suffix) {
 
 std::optional<std::string> Reader::source(const toml::table &T,
                                           StringRef Where) {
-  const toml::node *N =
-      required(T, "source", Where, "every row must cite where its values "
-                                   "come from");
+  const toml::node *N = required(T, "source", Where,
+                                 "every row must cite where its values "
+                                 "come from");
   if (!N)
     return std::nullopt;
   std::optional<std::string> S = string(*N, "source");
@@ -326,16 +326,16 @@ void Reader::readToolkit(const toml::table &T) {
       Expected<VersionSet> R = VersionSet::parse(*Text);
       std::string Shown = StringRef(*Text).take_front(80).str();
       if (!R) {
-        error(N->source(), "invalid range '" + Shown + "': " +
-                               toString(R.takeError()));
+        error(N->source(),
+              "invalid range '" + Shown + "': " + toString(R.takeError()));
         Ok = false;
       } else if (R->isEmpty()) {
         error(N->source(), "range '" + Shown + "' contains no version");
         Ok = false;
       } else if (!R->intervals().front().Lower.Value ||
                  !R->intervals().back().Upper.Value) {
-        error(N->source(), "range '" + Shown +
-                               "' must have a lower and an upper bound",
+        error(N->source(),
+              "range '" + Shown + "' must have a lower and an upper bound",
               "toolkits past the sources are unverified; write e.g. "
               "'>=13.3,<13.4'");
         Ok = false;
@@ -346,8 +346,8 @@ void Reader::readToolkit(const toml::table &T) {
         auto Overlaps = [&](const ToolkitRow &O) {
           if (Row.Range.isDisjoint(O.Range))
             return false;
-          error(N->source(), "range '" + Shown + "' overlaps '" +
-                                 O.RangeText + "' (" + locText(O.Loc) + ")");
+          error(N->source(), "range '" + Shown + "' overlaps '" + O.RangeText +
+                                 "' (" + locText(O.Loc) + ")");
           return true;
         };
         Row.Loc = L;
@@ -525,7 +525,8 @@ Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
       Files.push_back(It->path());
   }
   if (EC)
-    return createStringError(EC, "cannot read knowledge base directory '%s': %s",
+    return createStringError(EC,
+                             "cannot read knowledge base directory '%s': %s",
                              Dir.str().c_str(), EC.message().c_str());
   if (Files.empty())
     return createStringError(inconvertibleErrorCode(),
@@ -538,8 +539,7 @@ Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
     if (!Buf)
       return createStringError(Buf.getError(), "cannot read '%s': %s",
-                               Path.c_str(),
-                               Buf.getError().message().c_str());
+                               Path.c_str(), Buf.getError().message().c_str());
     if (Error E = KB.addFile((*Buf)->getBuffer(), Path))
       return E;
   }

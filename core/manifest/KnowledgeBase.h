@@ -1,4 +1,5 @@
-//===- KnowledgeBase.h - CUDA compatibility tables, loaded from data --------===//
+//===- KnowledgeBase.h - CUDA compatibility tables, loaded from data
+//--------===//
 //
 // What cudadeps knows about CUDA toolkits when a toolkit cannot be read
 // itself (a facts file, a what-if): toolkit -> newest host gcc/clang,
@@ -29,10 +30,10 @@ struct ToolkitRow {
   std::string RangeText;
   std::optional<unsigned> MaxGcc;
   std::optional<unsigned> MaxClang;
-  std::vector<std::string> Archs; // sm_XX it compiles for (baseline forms)
+  std::vector<std::string> Archs;   // sm_XX it compiles for (baseline forms)
   std::optional<Version> MinDriver; // Linux x86_64 driver the runtime needs
   std::string Source;               // the citation
-  SourceLocation Loc;
+  SourceLocation Loc;               // the `cuda` value of the row
   std::vector<std::string> ArchSpecific; // sm_XXa targets (`arch_specific`)
   std::vector<std::string> Family;       // sm_XXf targets (`family`)
   std::string Note;                      // disagreements between sources
@@ -48,7 +49,7 @@ struct DriverFloorRow {
   uint64_t CudaMajor = 0;
   Version MinDriver;
   std::string Source;
-  SourceLocation Loc;
+  SourceLocation Loc; // the `cuda_major` value of the row
   std::string Note;
 };
 

@@ -1,4 +1,5 @@
-//===- KnowledgeBaseTest.cpp - the shipped CUDA tables and their loader ----===//
+//===- KnowledgeBaseTest.cpp - the shipped CUDA tables and their loader
+//----===//
 //
 // The first half loads manifests/cuda as shipped and checks the facts the
 // solver relies on (cuda-facts.md sections 1-3). The second half feeds small
@@ -98,11 +99,11 @@ TEST_F(ShippedTables, RangesAreContiguousFrom10_2To13_3) {
   // Every minor release in between has a row (12.7 was never released; the
   // 12.6 row covers it).
   for (const char *Nvcc :
-       {"10.2.89", "11.0.221", "11.1.105", "11.2.152", "11.3.109", "11.4.48",
-        "11.4.152", "11.5.119", "11.6.124", "11.7.99", "11.8.89", "12.0.140",
-        "12.1.105", "12.2.140", "12.3.107", "12.4.131", "12.5.82", "12.6.85",
-        "12.7.0", "12.8.93", "12.9.86", "13.0.88", "13.1.115", "13.2.78",
-        "13.3.73"})
+       {"10.2.89",  "11.0.221", "11.1.105", "11.2.152", "11.3.109",
+        "11.4.48",  "11.4.152", "11.5.119", "11.6.124", "11.7.99",
+        "11.8.89",  "12.0.140", "12.1.105", "12.2.140", "12.3.107",
+        "12.4.131", "12.5.82",  "12.6.85",  "12.7.0",   "12.8.93",
+        "12.9.86",  "13.0.88",  "13.1.115", "13.2.78",  "13.3.73"})
     EXPECT_NE(KB->toolkit(v(Nvcc)), nullptr) << Nvcc;
   // 13.4 and 13.5 exist but are unverified, so they are unknown.
   EXPECT_EQ(KB->toolkit(v("13.4.0")), nullptr);
@@ -126,12 +127,12 @@ TEST_F(ShippedTables, HostCompilerBounds) {
     const char *Nvcc;
     unsigned Gcc, Clang;
   } Cases[] = {
-      {"10.2.89", 8, 8},   {"11.0.221", 9, 9},  {"11.1.105", 10, 10},
-      {"11.3.109", 10, 11}, {"11.4.48", 10, 11}, {"11.4.100", 11, 12},
-      {"11.5.119", 11, 12}, {"11.7.99", 11, 13}, {"11.8.89", 11, 14},
+      {"10.2.89", 8, 8},    {"11.0.221", 9, 9},   {"11.1.105", 10, 10},
+      {"11.3.109", 10, 11}, {"11.4.48", 10, 11},  {"11.4.100", 11, 12},
+      {"11.5.119", 11, 12}, {"11.7.99", 11, 13},  {"11.8.89", 11, 14},
       {"12.0.140", 12, 14}, {"12.1.105", 12, 15}, {"12.3.107", 12, 16},
-      {"12.4.131", 13, 17}, {"12.6.85", 13, 18}, {"12.8.93", 14, 19},
-      {"12.9.86", 14, 19}, {"13.0.88", 15, 20}, {"13.1.115", 15, 21},
+      {"12.4.131", 13, 17}, {"12.6.85", 13, 18},  {"12.8.93", 14, 19},
+      {"12.9.86", 14, 19},  {"13.0.88", 15, 20},  {"13.1.115", 15, 21},
       {"13.3.73", 15, 21},
   };
   for (const Case &C : Cases) {
@@ -171,20 +172,26 @@ TEST_F(ShippedTables, ArchsDroppedByLaterToolkits) {
   EXPECT_EQ(KB->nvccRangeForArch("sm_101"), set(">=12.8,<13"))
       << rangeOf("sm_101");
   // Kepler: 35/37 until 11.8, 30/32 until 10.2.
-  EXPECT_EQ(KB->nvccRangeForArch("sm_35"), set(">=10.2,<12")) << rangeOf("sm_35");
-  EXPECT_EQ(KB->nvccRangeForArch("sm_30"), set(">=10.2,<11")) << rangeOf("sm_30");
+  EXPECT_EQ(KB->nvccRangeForArch("sm_35"), set(">=10.2,<12"))
+      << rangeOf("sm_35");
+  EXPECT_EQ(KB->nvccRangeForArch("sm_30"), set(">=10.2,<11"))
+      << rangeOf("sm_30");
 }
 
 TEST_F(ShippedTables, ArchSpecificAndFamilyTargets) {
   EXPECT_EQ(KB->nvccRangeForArch("sm_90a"), set(">=12.0")) << rangeOf("sm_90a");
-  EXPECT_EQ(KB->nvccRangeForArch("sm_100a"), set(">=12.8")) << rangeOf("sm_100a");
+  EXPECT_EQ(KB->nvccRangeForArch("sm_100a"), set(">=12.8"))
+      << rangeOf("sm_100a");
   EXPECT_EQ(KB->nvccRangeForArch("sm_101a"), set(">=12.8,<13"))
       << rangeOf("sm_101a");
-  EXPECT_EQ(KB->nvccRangeForArch("sm_100f"), set(">=12.9")) << rangeOf("sm_100f");
+  EXPECT_EQ(KB->nvccRangeForArch("sm_100f"), set(">=12.9"))
+      << rangeOf("sm_100f");
   EXPECT_EQ(KB->nvccRangeForArch("sm_101f"), set(">=12.9,<13"))
       << rangeOf("sm_101f");
-  EXPECT_EQ(KB->nvccRangeForArch("sm_110a"), set(">=13.0")) << rangeOf("sm_110a");
-  EXPECT_EQ(KB->nvccRangeForArch("sm_110f"), set(">=13.0")) << rangeOf("sm_110f");
+  EXPECT_EQ(KB->nvccRangeForArch("sm_110a"), set(">=13.0"))
+      << rangeOf("sm_110a");
+  EXPECT_EQ(KB->nvccRangeForArch("sm_110f"), set(">=13.0"))
+      << rangeOf("sm_110f");
   // There is no sm_90f and no sm_80a.
   EXPECT_TRUE(KB->nvccRangeForArch("sm_90f").isEmpty()) << rangeOf("sm_90f");
   EXPECT_TRUE(KB->nvccRangeForArch("sm_80a").isEmpty()) << rangeOf("sm_80a");
@@ -420,8 +427,9 @@ source = "s"
 TEST(KnowledgeBaseLoader, OverlapsAndDuplicatesAcrossFiles) {
   KnowledgeBase KB;
   ASSERT_EQ(errorsOf(KB, GoodRow, "a.toml"), "");
-  ASSERT_EQ(errorsOf(KB, "[[driver_floor]]\ncuda_major = 12\n"
-                         "min_driver = \"525.60.13\"\nsource = \"s\"\n",
+  ASSERT_EQ(errorsOf(KB,
+                     "[[driver_floor]]\ncuda_major = 12\n"
+                     "min_driver = \"525.60.13\"\nsource = \"s\"\n",
                      "a.toml"),
             "");
   std::string Errs = errorsOf(KB, R"([[toolkit]]

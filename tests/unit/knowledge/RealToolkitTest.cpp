@@ -1,4 +1,5 @@
-//===- RealToolkitTest.cpp - the tables against the toolkits on this machine ===//
+//===- RealToolkitTest.cpp - the tables against the toolkits on this machine
+//===//
 //
 // For every real CUDA toolkit found here, the knowledge base row for its
 // nvcc version must agree with the toolkit itself:
@@ -72,7 +73,8 @@ std::optional<std::string> runTool(const std::vector<std::string> &Argv) {
   fs::remove(OutFile);
   if (RC != 0) {
     ADD_FAILURE() << llvm::join(Argv, " ") << " failed (" << RC
-                  << "): " << ErrMsg << "\n" << Out;
+                  << "): " << ErrMsg << "\n"
+                  << Out;
     return std::nullopt;
   }
   return Out;
@@ -83,15 +85,13 @@ std::optional<Version> parseNvccVersion(llvm::StringRef Out) {
   size_t At = Out.find("release ");
   if (At == llvm::StringRef::npos)
     return std::nullopt;
-  llvm::StringRef Line = Out.substr(At).take_until([](char C) {
-    return C == '\n';
-  });
+  llvm::StringRef Line =
+      Out.substr(At).take_until([](char C) { return C == '\n'; });
   size_t V = Line.find(", V");
   if (V == llvm::StringRef::npos)
     return std::nullopt;
-  llvm::StringRef Text = Line.substr(V + 3).take_while([](char C) {
-    return llvm::isDigit(C) || C == '.';
-  });
+  llvm::StringRef Text = Line.substr(V + 3).take_while(
+      [](char C) { return llvm::isDigit(C) || C == '.'; });
   Expected<Version> Parsed = Version::parse(Text);
   if (!Parsed) {
     llvm::consumeError(Parsed.takeError());
@@ -115,7 +115,7 @@ std::optional<unsigned> numberAfter(llvm::StringRef Line,
 }
 
 struct HostBounds {
-  std::optional<unsigned> GccAbove;   // `#if __GNUC__ > N`
+  std::optional<unsigned> GccAbove;     // `#if __GNUC__ > N`
   std::optional<unsigned> ClangAtLeast; // `__clang_major__ >= N` (rejected)
 };
 
@@ -228,13 +228,15 @@ TEST_F(RealToolkit, KnowledgeBaseAgreesWithTheToolkit) {
     llvm::SmallString<256> Nvcc(Root);
     path::append(Nvcc, "bin", "nvcc");
 
-    std::optional<std::string> VersionOut = runTool({Nvcc.str().str(), "--version"});
+    std::optional<std::string> VersionOut =
+        runTool({Nvcc.str().str(), "--version"});
     ASSERT_TRUE(VersionOut.has_value());
     std::optional<Version> V = parseNvccVersion(*VersionOut);
-    ASSERT_TRUE(V.has_value()) << "cannot read the version in:\n" << *VersionOut;
+    ASSERT_TRUE(V.has_value()) << "cannot read the version in:\n"
+                               << *VersionOut;
     const ToolkitRow *Row = KB.toolkit(*V);
-    ASSERT_NE(Row, nullptr) << "the knowledge base has no row for nvcc "
-                            << V->str();
+    ASSERT_NE(Row, nullptr)
+        << "the knowledge base has no row for nvcc " << V->str();
     SCOPED_TRACE("nvcc " + V->str() + ", row " + Row->RangeText + " at " +
                  Row->Loc.File + ":" + std::to_string(Row->Loc.Line));
 
