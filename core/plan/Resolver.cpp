@@ -311,6 +311,22 @@ public:
   }
   const std::vector<SolverFact> &allFacts() const { return AllFacts; }
   bool isManifestPackage(const std::string &P) const { return Lookup(P); }
+
+  /// "the toolkits found are 12.1.105 (/usr/local/cuda-12.1/bin/nvcc), ..."
+  std::string describeCandidates(StringRef P) const {
+    std::vector<std::string> Items;
+    if (P == NvccPkg)
+      for (const NvccFacts *T : Toolkits)
+        Items.push_back(T->Ver.str() + " (" + T->Path + ")");
+    else
+      for (const auto &C : Compilers)
+        Items.push_back(C.second->Family + " " + C.second->Ver.str() + " (" +
+                        C.second->Path + ")");
+    StringRef What = P == NvccPkg ? "toolkit" : "host compiler";
+    if (Items.size() == 1)
+      return ("the only " + What + " found is " + Items.front()).str();
+    return ("the " + What + "s found are " + join(Items, ", ")).str();
+  }
   const std::vector<std::string> &hintsFor(const std::string &Text) const {
     static const std::vector<std::string> None;
     auto It = Hints.find(Text);
@@ -563,12 +579,15 @@ private:
         std::string Text = formatv("the driver{0} supports CUDA {1} at most{2}",
                                    Drv, majorMinor(*F.Driver->Cuda), Floor)
                                .str();
-        Out.push_back(fact({{NvccPkg.str(), TermT::positive(sameMajor(M))}}, Text,
-                           {formatv("upgrade the NVIDIA driver{0}, or use a "
-                                    "{1}.x toolkit",
-                                    Floor.empty() ? "" : " (see above)",
-                                    F.Driver->Cuda->major())
-                                .str()}));
+        std::string To;
+        if (const DriverFloorRow *Row = KB.driverFloor(M))
+          To = " to >= " + Row->MinDriver.str();
+        Out.push_back(fact(
+            {{NvccPkg.str(), TermT::positive(sameMajor(M))}}, Text,
+            {formatv("upgrade the NVIDIA driver{0}; or build with a {1}.x "
+                     "toolkit (with a torch built for CUDA {1}.x)",
+                     To, F.Driver->Cuda->major())
+                 .str()}));
       }
     }
   }
@@ -600,6 +619,10 @@ private:
                            {"install a CUDA build of torch"}));
       } else {
         const Version &C = *F.Torch->Cuda;
+        // Suggest installing a toolkit only when none of that major exists.
+        bool HaveMajor = any_of(Toolkits, [&](const NvccFacts *T) {
+          return T->Ver.major() == C.major();
+        });
         Out.push_back(fact(
             {{P, TermT::positive(AllSource)},
              {NvccPkg.str(), TermT::negative(sameMajor(C.major()))}},
@@ -607,7 +630,7 @@ private:
                     "CUDA major)",
                     F.Torch->Ver.str(), C.major())
                 .str(),
-            installNvccHints(C)));
+            HaveMajor ? std::vector<std::string>{} : installNvccHints(C)));
       }
     }
     for (const std::string &A : Targets) {
@@ -713,13 +736,18 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
   // order a reader needs ("no nvcc", "torch needs 12.x", "no wheel").
   std::vector<solver::IncompId> Ids = Tree.externals();
   auto Rank = [&](solver::IncompId Id) {
-    switch (Tree[Id].Kind) {
+    const auto &N = Tree[Id];
+    switch (N.Kind) {
     case solver::CauseKind::Custom:
-      return 0;
+      // Something missing from the machine ({nvcc any}) comes first.
+      return N.Terms.size() == 1 && N.Terms[0].second.isPositive() &&
+                     N.Terms[0].second.set().isAny()
+                 ? 0
+                 : 1;
     case solver::CauseKind::Unavailable:
-      return 1;
-    default:
       return 2;
+    default:
+      return 3;
     }
   };
   std::stable_sort(Ids.begin(), Ids.end(), [&](auto A, auto B) {
@@ -741,6 +769,11 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
       // causal-conv1d matches" restates the reasons given for each one.
       if (Prov.isManifestPackage(T.first))
         break;
+      // For the toolkits and compilers, say what the machine has.
+      if (T.first == NvccPkg || T.first == CompilerPkg) {
+        Add(Prov.describeCandidates(T.first));
+        break;
+      }
       Add(formatv("no version of {0} matches {1}", T.first,
                   Style.Set(T.second.set()))
               .str());

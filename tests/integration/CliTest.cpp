@@ -48,7 +48,7 @@ TEST(Cli, CommandHelp) {
 
 TEST(Cli, LogFileThatCannotBeOpenedIsUsageError) {
   RunResult R = runCudadeps(
-      {"lint", "--log-file", "/nonexistent/dir/log.txt", "x.toml"});
+      {"lint", "--log-file", "/etc/passwd/log.txt", "x.toml"});
   EXPECT_EQ(R.Code, 2);
   EXPECT_THAT(R.Err, HasSubstr("cannot open log file"));
 }
