@@ -1,6 +1,7 @@
 #include "core/support/Diagnostic.h"
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -62,10 +63,16 @@ std::string sourceLine(StringRef Text, unsigned Line) {
   StringRef L = Rest.take_until([](char C) { return C == '\n'; });
   L = L.rtrim("\r");
   // Do not echo binary junk or enormous lines back at the user.
+  StringRef Shown = L.take_front(200);
+  const UTF8 *Begin = reinterpret_cast<const UTF8 *>(Shown.begin());
+  // Bytes that are not UTF-8 (binary junk) are not echoed to the terminal.
+  bool Utf8 = isLegalUTF8String(&Begin, reinterpret_cast<const UTF8 *>(Shown.end()));
   std::string Clean;
-  for (char C : L.take_front(200)) {
+  for (char C : Shown) {
     unsigned char U = static_cast<unsigned char>(C);
-    Clean += (U < 0x20 && C != '\t') || U == 0x7f ? '?' : C;
+    Clean += (U < 0x20 && C != '\t') || U == 0x7f || (!Utf8 && U >= 0x80)
+                 ? '?'
+                 : C;
   }
   if (L.size() > 200)
     Clean += "...";
