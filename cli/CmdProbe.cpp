@@ -109,9 +109,11 @@ static std::vector<std::string> missing(const MachineFacts &M) {
       return " (not in " + M.FactsFile + ")";
     return "";
   };
-  if (!F.Driver)
+  if (!F.Driver && F.Gpus.empty())
+    Out.push_back("no NVIDIA driver and no GPU visible" + Searched("driver"));
+  else if (!F.Driver)
     Out.push_back("no NVIDIA driver" + Searched("driver"));
-  if (F.Gpus.empty())
+  else if (F.Gpus.empty())
     Out.push_back("no GPU visible" + Searched("driver"));
   if (F.Nvccs.empty())
     Out.push_back("no nvcc (CUDA toolkit)" + Searched("nvcc"));

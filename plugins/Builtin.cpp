@@ -2,6 +2,8 @@
 
 #include "plugins/Builtin.h"
 
+#include "plugins/compiler/CompilerProbe.h"
+#include "plugins/driver/DriverProbe.h"
 #include "plugins/nvcc/NvccProbe.h"
 
 namespace cudadeps {
@@ -9,6 +11,8 @@ namespace cudadeps {
 llvm::ArrayRef<ProbeFactory> builtinProbes() {
   static const ProbeFactory Factories[] = {
       createNvccProbe,
+      createCompilerProbe,
+      createDriverProbe,
   };
   return Factories;
 }

@@ -150,7 +150,7 @@ version = "11.8.89"
   EXPECT_THAT(R.Out, HasSubstr("machine described by " + File));
   EXPECT_THAT(R.Out, HasSubstr("11.8.89  /usr/local/cuda-11.8/bin/nvcc"));
   EXPECT_THAT(R.Out, HasSubstr("missing:"));
-  EXPECT_THAT(R.Out, HasSubstr("no NVIDIA driver"));
+  EXPECT_THAT(R.Out, HasSubstr("no NVIDIA driver and no GPU visible"));
   EXPECT_THAT(R.Out, HasSubstr("inconsistent:"));
   EXPECT_THAT(R.Out, HasSubstr("no nvcc 12.x was found"));
 }
