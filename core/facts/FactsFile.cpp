@@ -192,18 +192,30 @@ public:
       : Diags(Diags), File(File.str()) {}
 
   Facts read(const toml::table &Root);
+  /// Hands the errors to the engine in file order.
+  void flush();
 
 private:
+  struct Pending {
+    unsigned Line, Column;
+    std::string Message, Hint;
+  };
   void error(const toml::source_region &Where, const Twine &Message,
              StringRef Hint = {}) {
-    Diags.error(Where.begin.line, Where.begin.column, Message, Hint);
+    Errors.push_back(
+        {Where.begin.line, Where.begin.column, Message.str(), Hint.str()});
   }
   Source sourceAt(const toml::source_region &Where) const {
     return Source::declared(File, File + ":" + std::to_string(Where.begin.line));
   }
 
-  void checkKeys(const toml::table &T, StringRef Table, StringRef Label);
-  bool requireKeys(const toml::table &T, StringRef Table, StringRef Label);
+  /// Reports unknown keys; returns the known keys they look like typos of.
+  std::vector<std::string> checkKeys(const toml::table &T, StringRef Table,
+                                     StringRef Label);
+  /// Reports missing required keys, except those in \p Misspelt (already
+  /// reported as a typo). False if one is missing.
+  bool requireKeys(const toml::table &T, StringRef Table, StringRef Label,
+                   ArrayRef<std::string> Misspelt);
 
   std::optional<std::string> getString(const toml::table &T, StringRef Key,
                                        bool NonEmpty = false);
@@ -230,27 +242,51 @@ private:
   DiagnosticEngine &Diags;
   std::string File;
   Facts F;
+  std::vector<Pending> Errors;
 };
 
 } // namespace
 
-void TomlReader::checkKeys(const toml::table &T, StringRef Table,
-                           StringRef Label) {
+void TomlReader::flush() {
+  std::stable_sort(Errors.begin(), Errors.end(),
+                   [](const Pending &A, const Pending &B) {
+                     return std::pair(A.Line, A.Column) <
+                            std::pair(B.Line, B.Column);
+                   });
+  for (Pending &P : Errors)
+    Diags.error(std::max(1u, P.Line), std::max(1u, P.Column), P.Message,
+                P.Hint);
+  Errors.clear();
+}
+
+std::vector<std::string> TomlReader::checkKeys(const toml::table &T,
+                                               StringRef Table,
+                                               StringRef Label) {
   ArrayRef<StringRef> Known = schema::keysOf(Table);
-  for (const Entry &E : entriesInFileOrder(T))
-    if (!is_contained(Known, E.Key))
-      error(E.KeyWhere, "unknown key '" + E.Key + "' in " + Label,
-            didYouMean(E.Key, Known));
+  std::vector<std::string> Misspelt;
+  for (const Entry &E : entriesInFileOrder(T)) {
+    if (is_contained(Known, E.Key))
+      continue;
+    std::optional<std::string> Near;
+    if (E.Key.size() <= 64)
+      Near = nearestName(E.Key, Known);
+    error(E.KeyWhere, "unknown key " + schema::shown(E.Key) + " in " + Label,
+          Near ? "did you mean '" + *Near + "'?" : "");
+    if (Near)
+      Misspelt.push_back(*Near);
+  }
+  return Misspelt;
 }
 
 bool TomlReader::requireKeys(const toml::table &T, StringRef Table,
-                             StringRef Label) {
+                             StringRef Label, ArrayRef<std::string> Misspelt) {
   bool Ok = true;
   for (StringRef Key : schema::requiredKeysOf(Table)) {
-    if (!T.contains(std::string_view(Key.data(), Key.size()))) {
+    if (T.contains(std::string_view(Key.data(), Key.size())))
+      continue;
+    Ok = false;
+    if (!is_contained(Misspelt, Key))
       error(T.source(), "missing required key '" + Key + "' in " + Label);
-      Ok = false;
-    }
   }
   return Ok;
 }
@@ -342,8 +378,8 @@ void TomlReader::readDriver(const toml::table &T) {
 }
 
 void TomlReader::readGpu(const toml::table &T) {
-  checkKeys(T, "gpu", "[[gpu]]");
-  bool Ok = requireKeys(T, "gpu", "[[gpu]]");
+  std::vector<std::string> Misspelt = checkKeys(T, "gpu", "[[gpu]]");
+  bool Ok = requireKeys(T, "gpu", "[[gpu]]", Misspelt);
   GpuFacts G;
   G.From = sourceAt(T.source());
   if (auto Name = getString(T, "name"))
@@ -362,8 +398,8 @@ void TomlReader::readGpu(const toml::table &T) {
 }
 
 void TomlReader::readNvcc(const toml::table &T) {
-  checkKeys(T, "nvcc", "[[nvcc]]");
-  bool Ok = requireKeys(T, "nvcc", "[[nvcc]]");
+  std::vector<std::string> Misspelt = checkKeys(T, "nvcc", "[[nvcc]]");
+  bool Ok = requireKeys(T, "nvcc", "[[nvcc]]", Misspelt);
   NvccFacts N;
   N.From = sourceAt(T.source());
   auto Path = getString(T, "path", /*NonEmpty=*/true);
@@ -407,8 +443,8 @@ void TomlReader::readNvcc(const toml::table &T) {
 }
 
 void TomlReader::readCompiler(const toml::table &T) {
-  checkKeys(T, "compiler", "[[compiler]]");
-  bool Ok = requireKeys(T, "compiler", "[[compiler]]");
+  std::vector<std::string> Misspelt = checkKeys(T, "compiler", "[[compiler]]");
+  bool Ok = requireKeys(T, "compiler", "[[compiler]]", Misspelt);
   CompilerFacts C;
   C.From = sourceAt(T.source());
   auto Path = getString(T, "path", /*NonEmpty=*/true);
@@ -430,8 +466,8 @@ void TomlReader::readCompiler(const toml::table &T) {
 }
 
 void TomlReader::readPython(const toml::table &T) {
-  checkKeys(T, "python", "[python]");
-  bool Ok = requireKeys(T, "python", "[python]");
+  std::vector<std::string> Misspelt = checkKeys(T, "python", "[python]");
+  bool Ok = requireKeys(T, "python", "[python]", Misspelt);
   PythonFacts P;
   P.From = sourceAt(T.source());
   if (auto Path = getString(T, "path", /*NonEmpty=*/true))
@@ -444,8 +480,8 @@ void TomlReader::readPython(const toml::table &T) {
 }
 
 void TomlReader::readTorch(const toml::table &T) {
-  checkKeys(T, "torch", "[torch]");
-  bool Ok = requireKeys(T, "torch", "[torch]");
+  std::vector<std::string> Misspelt = checkKeys(T, "torch", "[torch]");
+  bool Ok = requireKeys(T, "torch", "[torch]", Misspelt);
   TorchFacts Torch;
   Torch.From = sourceAt(T.source());
   auto Ver = getVersion(T, "version");
@@ -465,8 +501,8 @@ void TomlReader::readPackages(const toml::table &T) {
     }
     const auto *S = E.Node->as_string();
     if (!S) {
-      error(E.Node->source(), "expected a version string for package '" +
-                                  E.Key + "', found " +
+      error(E.Node->source(), "expected a version string for package " +
+                                  schema::shown(E.Key) + ", found " +
                                   typeName(E.Node->type()),
             E.Node->is_table() ? "write one `name = \"version\"` line per "
                                  "package"
@@ -535,9 +571,9 @@ Facts TomlReader::read(const toml::table &Root) {
     if (!is_contained(Tables, E.Key)) {
       bool IsTable = N.is_table() || N.is_array_of_tables();
       error(E.KeyWhere,
-            Twine("unknown ") + (IsTable ? "table" : "key") + " '" + E.Key +
-                "'",
-            didYouMean(E.Key, Tables));
+            Twine("unknown ") + (IsTable ? "table" : "key") + " " +
+                schema::shown(E.Key),
+            schema::suggest(E.Key, Tables));
       continue;
     }
     if (schema::isArrayTable(E.Key)) {
@@ -606,6 +642,7 @@ Expected<Facts> parseFactsToml(StringRef Text, StringRef FileName) {
   }
   TomlReader Reader(Diags, FileName);
   Facts F = Reader.read(Result.table());
+  Reader.flush();
   if (Error E = Diags.takeError())
     return E;
   return F;

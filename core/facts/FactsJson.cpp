@@ -129,7 +129,7 @@ static StringRef jsonKind(const json::Value &V) {
   case json::Value::Boolean:
     return "boolean";
   case json::Value::Number:
-    return V.getAsInteger() ? "integer" : "number";
+    return "number";
   case json::Value::String:
     return "string";
   case json::Value::Array:
@@ -206,7 +206,8 @@ void JsonReader::checkKeys(const json::Object &O, const Twine &Path,
   llvm::sort(Keys);
   for (const std::string &Key : Keys)
     if (!is_contained(Known, Key))
-      error(Path, "unknown key '" + Key + "'", didYouMean(Key, Known));
+      error(Path, "unknown key " + schema::shown(Key),
+            schema::suggest(Key, Known));
 }
 
 bool JsonReader::requireKeys(const json::Object &O, const Twine &Path,
@@ -249,9 +250,9 @@ Source JsonReader::source(const json::Object &O, StringRef Key,
       Out.How = Source::Kind::Overridden;
     else
       error(Where + ".kind",
-            "invalid source kind '" + *Kind +
-                "': expected \"probed\", \"declared\" or \"overridden\"",
-            didYouMean(*Kind, KindNames));
+            "invalid source kind " + schema::shown(*Kind) +
+                ": expected \"probed\", \"declared\" or \"overridden\"",
+            schema::suggest(*Kind, KindNames));
   } else if (!S->get("kind")) {
     error(Where, "missing required key 'kind'");
   }
@@ -452,7 +453,8 @@ void JsonReader::readPackages(const json::Object &O) {
   static const StringRef PackageKeys[] = {"version", "source"};
   for (const auto &KV : O) {
     std::string Name = KV.first.str();
-    std::string Path = "packages." + Name;
+    std::string Path =
+        "packages." + (Name.size() > 40 ? Name.substr(0, 40) + "..." : Name);
     if (StringRef(Name).trim().empty()) {
       error("packages", "empty package name");
       continue;
@@ -529,7 +531,8 @@ Facts JsonReader::read(const json::Value &V) {
   for (const std::string &Key : Keys) {
     const json::Value &Value = *Root->get(Key);
     if (!is_contained(Tables, Key)) {
-      error(Key, "unknown key '" + Key + "'", didYouMean(Key, Tables));
+      error(Key.size() > 40 ? Key.substr(0, 40) + "..." : Key,
+            "unknown key " + schema::shown(Key), schema::suggest(Key, Tables));
       continue;
     }
     if (Value.kind() == json::Value::Null)
@@ -584,8 +587,46 @@ Expected<Facts> factsFromJson(const json::Value &V, StringRef Origin) {
   return factsFromJson(V, Origin, Source::declared(Origin.str()));
 }
 
+/// LLVM's JSON parser recurses once per nesting level; facts need four.
+static constexpr unsigned MaxJsonDepth = 64;
+
+/// The offset of the first bracket nested deeper than MaxJsonDepth.
+static std::optional<size_t> findTooDeep(StringRef Text) {
+  unsigned Depth = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+      continue;
+    }
+    if (C == '"')
+      InString = true;
+    else if ((C == '[' || C == '{') && ++Depth > MaxJsonDepth)
+      return I;
+    else if ((C == ']' || C == '}') && Depth > 0)
+      --Depth;
+  }
+  return std::nullopt;
+}
+
 Expected<Facts> factsFromJsonText(StringRef Text, StringRef Origin,
                                   const Source &Default) {
+  if (std::optional<size_t> Offset = findTooDeep(Text)) {
+    StringRef Before = Text.take_front(*Offset);
+    unsigned Line = 1 + Before.count('\n');
+    size_t LineStart = Before.rfind('\n');
+    unsigned Col =
+        *Offset - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1;
+    return make_error<DiagnosticError>(
+        SourceLocation{Origin.str(), Line, Col},
+        "invalid JSON: nested more than " + std::to_string(MaxJsonDepth) +
+            " levels deep",
+        sourceLine(Text, Line));
+  }
   Expected<json::Value> V = json::parse(Text);
   if (!V) {
     // json::ParseError says "[3:5, byte=20]: Expected ..."; keep the

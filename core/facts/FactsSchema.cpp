@@ -5,8 +5,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/Support/FormatVariadic.h"
 
+#include <charconv>
 #include <cmath>
 
 using namespace llvm;
@@ -69,14 +69,46 @@ ArrayRef<StringRef> requiredKeysOf(StringRef Table) {
   return {};
 }
 
+std::string shown(StringRef Text) {
+  constexpr size_t MaxShown = 40;
+  std::string Out = "'";
+  for (char C : Text.take_front(MaxShown)) {
+    unsigned char U = static_cast<unsigned char>(C);
+    if (U >= 0x20 && U < 0x7f) {
+      Out += C;
+    } else {
+      Out += "\\x";
+      Out += hexdigit(U >> 4, /*LowerCase=*/true);
+      Out += hexdigit(U & 15, /*LowerCase=*/true);
+    }
+  }
+  if (Text.size() > MaxShown)
+    Out += "...";
+  Out += "'";
+  return Out;
+}
+
+std::string suggest(StringRef Word, ArrayRef<StringRef> Candidates) {
+  if (Word.size() > 64)
+    return {};
+  return didYouMean(Word, Candidates);
+}
+
 std::optional<std::string> checkVersion(StringRef Text, StringRef Key,
                                         Version &Out) {
   if (Text.trim().empty())
-    return ("empty version for '" + Key + "'").str();
+    return "empty version for " + shown(Key);
   Expected<Version> V = Version::parse(Text);
   if (!V) {
-    std::string Why = toString(V.takeError());
-    return ("invalid version '" + Text + "' for '" + Key + "': " + Why).str();
+    // Version says "invalid version 'x': why"; say which key it was for.
+    std::string Message = toString(V.takeError());
+    StringRef Why = Message;
+    size_t Colon = Why.find("': ");
+    if (Why.startswith("invalid version '") && Colon != StringRef::npos)
+      Why = Why.substr(Colon + 3);
+    return ("invalid version " + shown(Text) + " for " + shown(Key) + ": " +
+            Why)
+        .str();
   }
   Out = std::move(*V);
   return std::nullopt;
@@ -91,16 +123,14 @@ std::optional<std::string> checkComputeCapability(StringRef Text,
                                                   Version &Out) {
   auto [Major, Minor] = Text.split('.');
   if (!Text.contains('.') || !isDigits(Major, 1, 2) || !isDigits(Minor, 1, 2))
-    return ("invalid compute capability '" + Text +
-            "': expected MAJOR.MINOR, e.g. \"9.0\"")
-        .str();
+    return "invalid compute capability " + shown(Text) +
+            ": expected MAJOR.MINOR, e.g. \"9.0\"";
   unsigned Ma = 0, Mi = 0;
   Major.getAsInteger(10, Ma);
   Minor.getAsInteger(10, Mi);
   if (Ma == 0)
-    return ("invalid compute capability '" + Text +
-            "': the major version starts at 1")
-        .str();
+    return "invalid compute capability " + shown(Text) +
+            ": the major version starts at 1";
   Out = Version({Ma, Mi});
   return std::nullopt;
 }
@@ -112,17 +142,16 @@ std::optional<std::string> checkArch(StringRef Text) {
     Rest = Rest.drop_back();
   if (Ok && isDigits(Rest, 2, 3) && Rest.front() != '0')
     return std::nullopt;
-  return ("invalid architecture '" + Text +
-          "': expected sm_NN with an optional 'a' or 'f' suffix (sm_90, "
-          "sm_90a, sm_100f)")
-      .str();
+  return "invalid architecture " + shown(Text) +
+          ": expected sm_NN with an optional 'a' or 'f' suffix (sm_90, "
+          "sm_90a, sm_100f)";
 }
 
 std::optional<std::string> checkFamily(StringRef Text) {
   if (is_contained(Families, Text))
     return std::nullopt;
-  return ("invalid compiler family '" + Text + "': expected \"gcc\" or \"clang\"")
-      .str();
+  return "invalid compiler family " + shown(Text) +
+          ": expected \"gcc\" or \"clang\"";
 }
 
 std::string familyHint(StringRef Text) {
@@ -131,7 +160,7 @@ std::string familyHint(StringRef Text) {
     return "did you mean 'gcc'?";
   if (Lower == "clang++" || Lower == "llvm")
     return "did you mean 'clang'?";
-  return didYouMean(Text, Families);
+  return suggest(Text, Families);
 }
 
 std::optional<std::string> checkCpus(int64_t Value) {
@@ -152,9 +181,12 @@ std::optional<std::string> checkCompilerMajor(int64_t Value, StringRef Key) {
 
 std::optional<std::string> checkMemoryGib(double Value) {
   if (!std::isfinite(Value) || Value <= 0 || Value > MaxMemoryGib) {
-    std::string Shown = std::isfinite(Value) ? formatv("{0}", Value).str()
-                        : std::isnan(Value)  ? "nan"
-                                             : "inf";
+    std::string Shown = std::isnan(Value) ? "nan" : std::to_string(Value);
+    if (std::isfinite(Value)) {
+      char Buffer[64];
+      auto [End, Ec] = std::to_chars(Buffer, Buffer + sizeof(Buffer), Value);
+      Shown.assign(Buffer, End);
+    }
     return ("'memory_gib' must be more than 0 and at most " +
             Twine(static_cast<int64_t>(MaxMemoryGib)) + ", found " + Shown)
         .str();

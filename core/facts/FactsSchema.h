@@ -28,6 +28,13 @@ bool isArrayTable(llvm::StringRef Table);
 /// Keys an entry of \p Table must have.
 llvm::ArrayRef<llvm::StringRef> requiredKeysOf(llvm::StringRef Table);
 
+/// \p Text quoted for a message: 'text', at most 40 characters (then
+/// "..."), bytes outside printable ASCII as \xNN.
+std::string shown(llvm::StringRef Text);
+/// didYouMean() for names of a sane length ("" for a 10 MB key).
+std::string suggest(llvm::StringRef Word,
+                    llvm::ArrayRef<llvm::StringRef> Candidates);
+
 /// Each check returns an error message (lowercase, no period) or nothing.
 /// \p Key names the key in the message.
 std::optional<std::string> checkVersion(llvm::StringRef Text,

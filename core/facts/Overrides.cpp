@@ -52,7 +52,7 @@ static Result parseVersion(StringRef Key, StringRef Value, Version &Out) {
 
 static Result parseUnsigned(StringRef Key, StringRef Value, int64_t &Out) {
   if (Value.getAsInteger(10, Out))
-    return refuse("invalid value '" + Value + "' for '" + Key +
+    return refuse("invalid value " + schema::shown(Value) + " for '" + Key +
                   "': expected a whole number");
   return std::nullopt;
 }
@@ -332,8 +332,8 @@ static Result setTorchAbi(Facts &F, StringRef Key, StringRef Value,
   else if (Lower == "false" || Lower == "0")
     Abi = false;
   else if (!Lower.empty())
-    return refuse("invalid value '" + Value +
-                  "' for 'torch.cxx11_abi': expected true or false");
+    return refuse("invalid value " + schema::shown(Value) +
+                  " for 'torch.cxx11_abi': expected true or false");
   F.Torch->Cxx11Abi = Abi;
   F.Torch->From = Src;
   return std::nullopt;
@@ -371,8 +371,8 @@ static Result setPlatformField(Facts &F, StringRef Key, StringRef Value,
     if (!Value.empty()) {
       double D = 0;
       if (Value.getAsDouble(D))
-        return refuse("invalid value '" + Value +
-                      "' for 'platform.memory_gib': expected a number");
+        return refuse("invalid value " + schema::shown(Value) +
+                      " for 'platform.memory_gib': expected a number");
       if (auto Message = schema::checkMemoryGib(D))
         return refuse(*Message);
       P.MemoryGib = D;
@@ -469,24 +469,25 @@ static Result applyKey(Facts &F, StringRef Key, StringRef Value,
   StringRef Name = Key;
   if (Name.consume_front("packages.")) {
     if (!isPackageName(Name))
-      return refuse("invalid package name '" + Name + "' in '" + Key + "'");
+      return refuse("invalid package name " + schema::shown(Name));
     return setPackage(F, Name, Value, Src);
   }
   StringRef Root = Key.take_until([](char C) { return C == '.'; });
   if (Root != Key && is_contained(Keys, Root))
-    return refuse("unknown key '" + Key + "'", didYouMean(Key, Keys));
+    return refuse("unknown key " + schema::shown(Key),
+                  schema::suggest(Key, Keys));
   // A bare name is an installed package, unless it is one typo away from a
   // key: "--set trch=2.6" means torch, not a package called "trch".
-  unsigned Limit = std::max<size_t>(1, Key.size() / 4);
+  unsigned Limit = Key.size() <= 4 ? 1 : 2;
   for (StringRef Known : Keys) {
     if (Key.edit_distance(Known, /*AllowReplacements=*/true, Limit) <= Limit)
-      return refuse("unknown key '" + Key + "'",
+      return refuse("unknown key " + schema::shown(Key),
                     "did you mean '" + Known + "'? (for an installed package " +
                         "named '" + Key + "', write packages." + Key + "=" +
                         Value + ")");
   }
   if (!isPackageName(Key))
-    return refuse("invalid key '" + Key + "'",
+    return refuse("invalid key " + schema::shown(Key),
                   "keys are " + join(Keys, ", ") +
                       ", packages.NAME or a package name");
   return setPackage(F, Key, Value, Src);
@@ -503,7 +504,7 @@ static Error refusalError(const Source &Src, StringRef KeyEqValue,
 Error applyOverride(Facts &F, StringRef KeyEqValue, Source Src) {
   if (!KeyEqValue.contains('='))
     return refusalError(Src, KeyEqValue,
-                        {"expected KEY=VALUE, found '" + KeyEqValue.str() + "'",
+                        {"expected KEY=VALUE, found " + schema::shown(KeyEqValue),
                          "an empty VALUE means absent, e.g. nvcc="});
   auto [RawKey, RawValue] = KeyEqValue.split('=');
   StringRef Key = RawKey.trim();
