@@ -7,7 +7,8 @@
 // collapsed into one incompatibility ("foo >=1.1.0 depends on bar ^2.0.0")
 // so that explanations speak of ranges, not single versions.
 //
-// Generic over the package type P (copyable, ordered by operator<), the
+// Generic over the package type P (copyable, default-constructible, with
+// operator< and operator==), the
 // version type V (ordered by operator<) and the version-set type VS (see
 // Term.h, plus VS::exactly/atLeast/lessThan/between and contains()).
 //

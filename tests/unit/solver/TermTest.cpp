@@ -1,0 +1,56 @@
+//===- TermTest.cpp - term algebra and incompatibility normalisation ------===//
+
+#include "tests/unit/solver/SolverTestSupport.h"
+
+#include "gtest/gtest.h"
+
+using namespace cudadeps;
+using namespace cudadeps::testing;
+using solver::SetRelation;
+
+static PackageTerm pos(llvm::StringRef C) {
+  return PackageTerm::positive(constraint(C));
+}
+static PackageTerm neg(llvm::StringRef C) {
+  return PackageTerm::negative(constraint(C));
+}
+
+TEST(SolverTerm, RelationFollowsPub) {
+  EXPECT_EQ(pos("^1.5.0").relation(pos("^1.0.0")), SetRelation::Subset);
+  EXPECT_EQ(pos("^2.0.0").relation(pos("^1.0.0")), SetRelation::Disjoint);
+  EXPECT_EQ(pos(">=1.5.0 <3.0.0").relation(pos("^1.0.0")),
+            SetRelation::Overlapping);
+  EXPECT_EQ(neg("^1.0.0").relation(pos("^1.0.0")), SetRelation::Disjoint);
+  // "not foo ^1.0.0" allows foo to be absent: never a subset of a positive.
+  EXPECT_EQ(neg("^1.0.0").relation(pos("any")), SetRelation::Overlapping);
+  EXPECT_EQ(pos("^2.0.0").relation(neg("^1.0.0")), SetRelation::Subset);
+  EXPECT_EQ(pos("^1.5.0").relation(neg("^1.0.0")), SetRelation::Disjoint);
+  EXPECT_EQ(neg("^1.0.0").relation(neg("^1.5.0")), SetRelation::Subset);
+  EXPECT_EQ(neg("^1.5.0").relation(neg("^1.0.0")), SetRelation::Overlapping);
+}
+
+TEST(SolverTerm, IntersectionAndDifference) {
+  EXPECT_EQ(pos("^1.0.0").intersect(neg(">=1.5.0")), pos(">=1.0.0 <1.5.0"));
+  EXPECT_EQ(neg("^1.0.0").intersect(neg("^2.0.0")),
+            PackageTerm::negative(constraint("^1.0.0").unionWith(
+                constraint("^2.0.0"))));
+  EXPECT_EQ(pos("^1.0.0").difference(pos(">=1.5.0")), pos(">=1.0.0 <1.5.0"));
+  EXPECT_TRUE(pos("^1.0.0").intersect(pos("^2.0.0")).isEmpty());
+  EXPECT_FALSE(neg("any").isEmpty());
+}
+
+TEST(SolverIncompatibility, MergesTermsAndDropsTheRootFromDerived) {
+  using I = solver::Incompatibility<std::string, VersionSet>;
+  std::vector<I::Entry> Terms = {{"foo", pos("^1.0.0")},
+                                 {"root", pos("1.0.0")},
+                                 {"foo", neg(">=1.5.0")}};
+  I Derived = I::make(Terms, solver::CauseKind::Derived, "root");
+  ASSERT_EQ(Derived.Terms.size(), 1u);
+  EXPECT_EQ(Derived.Terms[0].second, pos(">=1.0.0 <1.5.0"));
+  EXPECT_FALSE(Derived.isFailure("root"));
+  I External = I::make(Terms, solver::CauseKind::Custom, "root");
+  EXPECT_EQ(External.Terms.size(), 2u);
+  EXPECT_TRUE(I::make({{"root", pos("1.0.0")}}, solver::CauseKind::Derived,
+                      "root")
+                  .isFailure("root"));
+}
