@@ -8,9 +8,9 @@
 // so that explanations speak of ranges, not single versions.
 //
 // Generic over the package type P (copyable, default-constructible, with
-// operator< and operator==), the
-// version type V (ordered by operator<) and the version-set type VS (see
-// Term.h, plus VS::exactly/atLeast/lessThan/between and contains()).
+// operator< and operator==), the version type V (ordered by operator<) and
+// the version-set type VS (see Term.h, plus VS::exactly/atLeast/lessThan/
+// between and contains()).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_SOLVER_H
