@@ -152,16 +152,17 @@ static void closeOtherDescriptors() {
   ::unsetenv("CUDA_VISIBLE_DEVICES");
 
   void *Handle = nullptr;
-  const char *LastError = "no library to load";
+  // The soname's error is the telling one; the fallbacks' only add noise.
+  // dlerror's text does not survive the next dlopen: copy it.
+  char FirstError[256] = "no library to load";
   for (const char *const *Lib = Libraries; *Lib && !Handle; ++Lib) {
     Handle = ::dlopen(*Lib, RTLD_NOW | RTLD_LOCAL);
-    if (!Handle) {
-      const char *Err = ::dlerror();
-      LastError = Err ? Err : "dlopen failed";
-    }
+    const char *Err = Handle ? nullptr : ::dlerror();
+    if (Lib == Libraries)
+      snprintf(FirstError, sizeof(FirstError), "%s", Err ? Err : "dlopen failed");
   }
   if (!Handle) {
-    report("load-error %s", LastError);
+    report("load-error %s", FirstError);
     report("end");
     ::_exit(0);
   }

@@ -129,6 +129,19 @@ static void sortNewestFirst(std::vector<std::string> &Names,
                    });
 }
 
+/// The nvcc a small wrapper script runs ("#!/bin/sh\nexec /opt/x/bin/nvcc
+/// "$@"", as /usr/local/bin/nvcc or Debian's /usr/bin/nvcc are), else "".
+static std::string wrappedNvcc(llvm::StringRef Nvcc) {
+  std::optional<std::string> Text = readTextFile(Nvcc, 4096);
+  if (!Text || !llvm::StringRef(*Text).startswith("#!") || Text->size() >= 4096)
+    return {};
+  llvm::Regex Target("(/[^ \t\n\"'$;]*/bin/nvcc)([ \t\n\"']|$)");
+  llvm::SmallVector<llvm::StringRef, 3> M;
+  if (!Target.match(*Text, &M) || M[1] == Nvcc || !isExecutableFile(M[1]))
+    return {};
+  return M[1].str();
+}
+
 class NvccProbe : public Probe {
 public:
   llvm::StringRef name() const override { return "nvcc"; }
@@ -270,6 +283,10 @@ std::optional<NvccFacts> NvccProbe::describe(const ProbeContext &Ctx,
   std::vector<std::string> Roots;
   appendUnique(Roots, rootOf(C.Nvcc));
   appendUnique(Roots, rootOf(realPathOf(C.Nvcc)));
+  if (std::string Wrapped = wrappedNvcc(C.Nvcc); !Wrapped.empty()) {
+    appendUnique(Roots, rootOf(Wrapped));
+    appendUnique(Roots, rootOf(realPathOf(Wrapped)));
+  }
 
   std::optional<std::string> VersionText;
   std::string VersionFrom;
@@ -342,7 +359,9 @@ llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
 
   std::vector<std::string> Seen;
   for (const Candidate &C : Candidates) {
-    std::string Real = realPathOf(C.Nvcc);
+    // A wrapper script and the nvcc it runs are one toolkit.
+    std::string Wrapped = wrappedNvcc(C.Nvcc);
+    std::string Real = realPathOf(Wrapped.empty() ? C.Nvcc : Wrapped);
     if (Real.empty() || std::find(Seen.begin(), Seen.end(), Real) != Seen.end())
       continue;
     Seen.push_back(Real);

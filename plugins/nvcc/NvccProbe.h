@@ -6,7 +6,10 @@
 // /usr/local/cuda-*, /opt/cuda*, $CONDA_PREFIX and NVIDIA's pip wheels
 // (site-packages/nvidia/cu13/bin/nvcc, nvidia/cuda_nvcc/bin/nvcc) in the
 // Python environments found by reading the file system. Toolkits are
-// de-duplicated by the real path of nvcc; the first spelling is kept. Fixed
+// de-duplicated by the real path of nvcc -- a small wrapper script that execs
+// another nvcc (/usr/local/bin/nvcc, Debian's /usr/bin/nvcc) counts as the
+// nvcc it runs, and its toolkit files are read from there; the first spelling
+// is kept. Fixed
 // system paths are read under ProbeContext::SysRoot; paths from the
 // environment are used as given.
 //

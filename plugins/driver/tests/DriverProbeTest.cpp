@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 
 using namespace cudadeps;
 using namespace cudadeps::test;
@@ -155,13 +156,19 @@ TEST(DriverProbe, StubLibcudaAndProcFileGiveBothVersionsAndTwoGpus) {
   writeFile(Root + "/proc/driver/nvidia/version", ProcProprietary);
 
   // The child must unset CUDA_VISIBLE_DEVICES; the stub fails cuInit if not.
+  const char *Saved = std::getenv("CUDA_VISIBLE_DEVICES");
+  std::optional<std::string> Before =
+      Saved ? std::optional<std::string>(Saved) : std::nullopt;
   ::setenv("CUDA_VISIBLE_DEVICES", "", 1);
   ProbeRun R;
   R.SysRoot = Root;
   R.Env.set("CUDADEPS_LIBCUDA", Lib);
   R.Env.set("PATH", T.sub("no-bin"));
   ProbeAnswer A = R.run();
-  ::unsetenv("CUDA_VISIBLE_DEVICES");
+  if (Before)
+    ::setenv("CUDA_VISIBLE_DEVICES", Before->c_str(), 1);
+  else
+    ::unsetenv("CUDA_VISIBLE_DEVICES");
 
   ASSERT_EQ(A.What, ProbeAnswer::Kind::Found) << joined(A.Warnings);
   EXPECT_TRUE(A.Warnings.empty()) << joined(A.Warnings);

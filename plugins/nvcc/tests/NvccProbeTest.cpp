@@ -140,6 +140,30 @@ TEST(NvccProbe, FindsTwoToolkitsViaCudaHomePathAndSysRootAndDeduplicates) {
   EXPECT_THAT(A.EnvInputs, Contains("PATH"));
 }
 
+TEST(NvccProbe, AWrapperScriptIsTheToolkitItRuns) {
+  TempDir T;
+  ASSERT_TRUE(T.ok());
+  std::string Tk = T.sub("cuda-12.8");
+  makeFakeToolkit(Tk, {.VersionJson = "12.8.61"});
+  writeFile(T.sub("bin/nvcc"), "#!/bin/sh\nexec " + Tk + "/bin/nvcc \"$@\"\n",
+            /*Executable=*/true);
+  ProbeRun R;
+  R.SysRoot = T.sub("empty-root");
+  R.Env.set("PATH", T.sub("bin"));
+  R.Env.set("CUDA_PATH", Tk);
+  ProbeAnswer A = R.run();
+  ASSERT_EQ(A.Found.Nvccs.size(), 1u) << joined(A.Warnings);
+  EXPECT_EQ(A.Found.Nvccs[0].Path, Tk + "/bin/nvcc"); // $CUDA_PATH comes first
+  // Seen from the wrapper alone, the toolkit's files are still read.
+  R.Env = MapEnvironment();
+  R.Env.set("PATH", T.sub("bin"));
+  ProbeAnswer B = R.run();
+  ASSERT_EQ(B.Found.Nvccs.size(), 1u) << joined(B.Warnings);
+  EXPECT_EQ(B.Found.Nvccs[0].Path, T.sub("bin/nvcc"));
+  EXPECT_EQ(B.Found.Nvccs[0].Ver.str(), "12.8.61");
+  EXPECT_EQ(B.Found.Nvccs[0].MaxGcc, 14u);
+}
+
 TEST(NvccProbe, SysRootToolkitsComeDefaultFirstThenNewestFirst) {
   TempDir T;
   ASSERT_TRUE(T.ok());
