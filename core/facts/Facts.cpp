@@ -15,7 +15,8 @@ std::string Source::describe() const {
   case Kind::Probed:
     if (By.empty())
       return From.empty() ? "probed" : "probed from " + From;
-    return From.empty() ? "probed by " + By : "probed by " + By + " from " + From;
+    return From.empty() ? "probed by " + By
+                        : "probed by " + By + " from " + From;
   case Kind::Declared:
     if (!From.empty())
       return "declared in " + From;
@@ -39,8 +40,7 @@ std::string PlatformFacts::tag() const {
   // Wheel platform tags are lowercase with '-' and '.' turned into '_'.
   std::string Tag = StringRef(Os).lower() + "_" + StringRef(Arch).lower();
   std::replace_if(
-      Tag.begin(), Tag.end(), [](char C) { return C == '-' || C == '.'; },
-      '_');
+      Tag.begin(), Tag.end(), [](char C) { return C == '-' || C == '.'; }, '_');
   return Tag;
 }
 

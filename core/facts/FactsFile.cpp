@@ -124,7 +124,8 @@ static bool checkIsText(StringRef Text, DiagnosticEngine &Diags) {
     StringRef Before = Text.take_front(Offset);
     unsigned Line = 1 + Before.count('\n');
     size_t LineStart = Before.rfind('\n');
-    unsigned Col = Offset - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1;
+    unsigned Col =
+        Offset - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1;
     Diags.error(1, 1,
                 "not a facts file: it is not UTF-8 text (invalid byte at " +
                     Twine(Line) + ":" + Twine(Col) + ")",
@@ -206,7 +207,8 @@ private:
         {Where.begin.line, Where.begin.column, Message.str(), Hint.str()});
   }
   Source sourceAt(const toml::source_region &Where) const {
-    return Source::declared(File, File + ":" + std::to_string(Where.begin.line));
+    return Source::declared(File,
+                            File + ":" + std::to_string(Where.begin.line));
   }
 
   /// Reports unknown keys; returns the known keys they look like typos of.
@@ -248,20 +250,18 @@ private:
 } // namespace
 
 void TomlReader::flush() {
-  std::stable_sort(Errors.begin(), Errors.end(),
-                   [](const Pending &A, const Pending &B) {
-                     return std::pair(A.Line, A.Column) <
-                            std::pair(B.Line, B.Column);
-                   });
+  std::stable_sort(
+      Errors.begin(), Errors.end(), [](const Pending &A, const Pending &B) {
+        return std::pair(A.Line, A.Column) < std::pair(B.Line, B.Column);
+      });
   for (Pending &P : Errors)
     Diags.error(std::max(1u, P.Line), std::max(1u, P.Column), P.Message,
                 P.Hint);
   Errors.clear();
 }
 
-std::vector<std::string> TomlReader::checkKeys(const toml::table &T,
-                                               StringRef Table,
-                                               StringRef Label) {
+std::vector<std::string>
+TomlReader::checkKeys(const toml::table &T, StringRef Table, StringRef Label) {
   ArrayRef<StringRef> Known = schema::keysOf(Table);
   std::vector<std::string> Misspelt;
   for (const Entry &E : entriesInFileOrder(T)) {
@@ -424,8 +424,8 @@ void TomlReader::readNvcc(const toml::table &T) {
       for (const toml::node &Arch : *A) {
         const auto *S = Arch.as_string();
         if (!S) {
-          error(Arch.source(), "expected a string in 'archs', found " +
-                                   typeName(Arch.type()));
+          error(Arch.source(),
+                "expected a string in 'archs', found " + typeName(Arch.type()));
           continue;
         }
         if (auto Message = schema::checkArch(S->get())) {
@@ -501,9 +501,9 @@ void TomlReader::readPackages(const toml::table &T) {
     }
     const auto *S = E.Node->as_string();
     if (!S) {
-      error(E.Node->source(), "expected a version string for package " +
-                                  schema::shown(E.Key) + ", found " +
-                                  typeName(E.Node->type()),
+      error(E.Node->source(),
+            "expected a version string for package " + schema::shown(E.Key) +
+                ", found " + typeName(E.Node->type()),
             E.Node->is_table() ? "write one `name = \"version\"` line per "
                                  "package"
                                : "");
@@ -589,8 +589,9 @@ Facts TomlReader::read(const toml::table &Root) {
         if (const auto *T = Element.as_table())
           readArrayEntry(E.Key, *T);
         else
-          error(Element.source(), "expected a table in '" + E.Key +
-                                      "', found " + typeName(Element.type()),
+          error(Element.source(),
+                "expected a table in '" + E.Key + "', found " +
+                    typeName(Element.type()),
                 ("write [[" + E.Key + "]] once per entry"));
       }
       continue;
@@ -598,8 +599,7 @@ Facts TomlReader::read(const toml::table &Root) {
     const auto *T = N.as_table();
     if (!T) {
       error(N.source(),
-            "expected a table for '" + E.Key + "', found " +
-                typeName(N.type()),
+            "expected a table for '" + E.Key + "', found " + typeName(N.type()),
             ("write [" + E.Key + "] and its keys on the lines below"));
       continue;
     }
@@ -620,24 +620,62 @@ static std::string syntaxMessage(std::string_view Description) {
   return "syntax error: " + Message;
 }
 
+/// The byte offset of 1-based \p Line, \p Col in \p Text (columns counted
+/// in bytes), clamped to the text.
+static size_t offsetOf(StringRef Text, unsigned Line, unsigned Col) {
+  size_t Pos = 0;
+  for (unsigned L = 1; L < Line; ++L) {
+    size_t NL = Text.find('\n', Pos);
+    if (NL == StringRef::npos)
+      return Text.size();
+    Pos = NL + 1;
+  }
+  return std::min(Text.size(), Pos + (Col ? Col - 1 : 0));
+}
+
+/// Makes TOML++'s syntax errors say what went wrong where a user would look.
+static void reportSyntaxError(const toml::parse_error &E, StringRef Text,
+                              DiagnosticEngine &Diags) {
+  unsigned Line = std::max<unsigned>(1, E.source().begin.line);
+  unsigned Col = std::max<unsigned>(1, E.source().begin.column);
+  std::string Message = syntaxMessage(E.description());
+  size_t At = offsetOf(Text, Line, Col);
+  char C = At < Text.size() ? Text[At] : '\n';
+  StringRef Description(E.description().data(), E.description().size());
+  if (Description.startswith("Error while parsing string") &&
+      (C == '\n' || C == '\r'))
+    Message = "syntax error: unterminated string (no closing quote on this "
+              "line)";
+  if (Description.contains("not representable")) {
+    // TOML++ points after the number; point at its start.
+    size_t Start = At;
+    while (Start > 0 && (isAlnum(Text[Start - 1]) || Text[Start - 1] == '_' ||
+                         Text[Start - 1] == '+' || Text[Start - 1] == '-'))
+      --Start;
+    Col -= At - Start;
+  }
+  Diags.error(Line, Col, Message);
+}
+
 Expected<Facts> parseFactsToml(StringRef Text, StringRef FileName) {
+  {
+    // No source line for a file that is not text: it would echo binary.
+    DiagnosticEngine NotText(FileName.str());
+    if (!checkIsText(Text, NotText))
+      return NotText.takeError();
+  }
   DiagnosticEngine Diags(FileName.str(), Text.str());
-  if (!checkIsText(Text, Diags))
-    return Diags.takeError();
   if (auto Where = findOverlyDottedKey(Text)) {
     Diags.error(Where->first, Where->second,
                 "key nested too deeply (more than " + Twine(MaxDottedParts) +
                     " dotted parts)");
     return Diags.takeError();
   }
-  toml::parse_result Result = toml::parse(
-      std::string_view(Text.data(), Text.size()),
-      std::string_view(FileName.data(), FileName.size()));
+  toml::parse_result Result =
+      toml::parse(std::string_view(Text.data(), Text.size()),
+                  std::string_view(FileName.data(), FileName.size()));
   if (!Result) {
-    const toml::parse_error &E = Result.error();
-    Diags.error(std::max<unsigned>(1, E.source().begin.line),
-                std::max<unsigned>(1, E.source().begin.column),
-                syntaxMessage(E.description()));
+    reportSyntaxError(Result.error(), Text, Diags);
     return Diags.takeError();
   }
   TomlReader Reader(Diags, FileName);
@@ -653,9 +691,9 @@ Expected<Facts> readFactsFile(StringRef Path) {
       MemoryBuffer::getFile(Path, /*IsText=*/true,
                             /*RequiresNullTerminator=*/false);
   if (!Buffer)
-    return make_error<DiagnosticError>(
-        SourceLocation{Path.str(), 0, 0},
-        "cannot read facts file: " + Buffer.getError().message());
+    return make_error<DiagnosticError>(SourceLocation{Path.str(), 0, 0},
+                                       "cannot read facts file: " +
+                                           Buffer.getError().message());
   if ((*Buffer)->getBufferSize() > MaxFactsFileSize)
     return make_error<DiagnosticError>(
         SourceLocation{Path.str(), 0, 0},

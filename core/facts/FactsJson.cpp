@@ -30,7 +30,8 @@ static StringRef kindName(Source::Kind K) {
 }
 
 json::Value sourceToJson(const Source &S) {
-  return json::Object{{"kind", kindName(S.How)}, {"by", S.By}, {"from", S.From}};
+  return json::Object{
+      {"kind", kindName(S.How)}, {"by", S.By}, {"from", S.From}};
 }
 
 /// JSON strings must be UTF-8; bytes that are not become U+FFFD.
@@ -54,11 +55,11 @@ json::Value factsToJson(const Facts &F) {
   }
   json::Array Gpus;
   for (const GpuFacts &G : F.Gpus)
-    Gpus.push_back(json::Object{
-        {"name", text(G.Name)},
-        {"compute_capability",
-         schema::computeCapabilityText(G.ComputeCapability)},
-        {"source", sourceToJson(G.From)}});
+    Gpus.push_back(
+        json::Object{{"name", text(G.Name)},
+                     {"compute_capability",
+                      schema::computeCapabilityText(G.ComputeCapability)},
+                     {"source", sourceToJson(G.From)}});
   Root["gpu"] = std::move(Gpus);
   json::Array Nvccs;
   for (const NvccFacts &N : F.Nvccs) {
@@ -98,9 +99,8 @@ json::Value factsToJson(const Facts &F) {
   }
   json::Object Packages;
   for (const auto &[Name, Package] : F.Packages)
-    Packages[text(Name).getAsString()->str()] =
-        json::Object{{"version", Package.Ver.str()},
-                     {"source", sourceToJson(Package.From)}};
+    Packages[text(Name).getAsString()->str()] = json::Object{
+        {"version", Package.Ver.str()}, {"source", sourceToJson(Package.From)}};
   Root["packages"] = std::move(Packages);
   if (F.Platform) {
     const PlatformFacts &P = *F.Platform;
@@ -284,8 +284,8 @@ std::optional<std::string> JsonReader::string(const json::Object &O,
   return S->str();
 }
 
-std::optional<Version> JsonReader::version(const json::Object &O,
-                                           StringRef Key, const Twine &Path) {
+std::optional<Version> JsonReader::version(const json::Object &O, StringRef Key,
+                                           const Twine &Path) {
   std::optional<std::string> Text = string(O, Key, Path);
   if (!Text)
     return std::nullopt;
@@ -297,8 +297,8 @@ std::optional<Version> JsonReader::version(const json::Object &O,
   return V;
 }
 
-std::optional<int64_t> JsonReader::integer(const json::Object &O,
-                                           StringRef Key, const Twine &Path) {
+std::optional<int64_t> JsonReader::integer(const json::Object &O, StringRef Key,
+                                           const Twine &Path) {
   const json::Value *V = O.get(Key);
   if (!V)
     return std::nullopt;
@@ -621,11 +621,11 @@ Expected<Facts> factsFromJsonText(StringRef Text, StringRef Origin,
     size_t LineStart = Before.rfind('\n');
     unsigned Col =
         *Offset - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1;
-    return make_error<DiagnosticError>(
-        SourceLocation{Origin.str(), Line, Col},
-        "invalid JSON: nested more than " + std::to_string(MaxJsonDepth) +
-            " levels deep",
-        sourceLine(Text, Line));
+    return make_error<DiagnosticError>(SourceLocation{Origin.str(), Line, Col},
+                                       "invalid JSON: nested more than " +
+                                           std::to_string(MaxJsonDepth) +
+                                           " levels deep",
+                                       sourceLine(Text, Line));
   }
   Expected<json::Value> V = json::parse(Text);
   if (!V) {
@@ -652,9 +652,9 @@ Expected<Facts> factsFromJsonText(StringRef Text, StringRef Origin,
         [&](const ErrorInfoBase &E) { Message = E.message(); });
     if (!Message.empty())
       Message[0] = toLower(Message[0]);
-    return make_error<DiagnosticError>(
-        SourceLocation{Origin.str(), Line, Col}, "invalid JSON: " + Message,
-        sourceLine(Text, Line));
+    return make_error<DiagnosticError>(SourceLocation{Origin.str(), Line, Col},
+                                       "invalid JSON: " + Message,
+                                       sourceLine(Text, Line));
   }
   return factsFromJson(*V, Origin, Default);
 }

@@ -13,13 +13,13 @@ using namespace llvm;
 
 namespace cudadeps::facts_schema {
 
-static const StringRef TableNames[] = {"driver", "gpu",      "nvcc",
-                                       "compiler", "python", "torch",
+static const StringRef TableNames[] = {"driver",   "gpu",     "nvcc",
+                                       "compiler", "python",  "torch",
                                        "packages", "platform"};
 static const StringRef DriverKeys[] = {"version", "cuda"};
 static const StringRef GpuKeys[] = {"name", "compute_capability"};
-static const StringRef NvccKeys[] = {"path", "version", "max_gcc",
-                                     "max_clang", "archs"};
+static const StringRef NvccKeys[] = {"path", "version", "max_gcc", "max_clang",
+                                     "archs"};
 static const StringRef CompilerKeys[] = {"path", "family", "version"};
 static const StringRef PythonKeys[] = {"path", "version"};
 static const StringRef TorchKeys[] = {"version", "cuda", "cxx11_abi"};
@@ -124,13 +124,13 @@ std::optional<std::string> checkComputeCapability(StringRef Text,
   auto [Major, Minor] = Text.split('.');
   if (!Text.contains('.') || !isDigits(Major, 1, 2) || !isDigits(Minor, 1, 2))
     return "invalid compute capability " + shown(Text) +
-            ": expected MAJOR.MINOR, e.g. \"9.0\"";
+           ": expected MAJOR.MINOR, e.g. \"9.0\"";
   unsigned Ma = 0, Mi = 0;
   Major.getAsInteger(10, Ma);
   Minor.getAsInteger(10, Mi);
   if (Ma == 0)
     return "invalid compute capability " + shown(Text) +
-            ": the major version starts at 1";
+           ": the major version starts at 1";
   Out = Version({Ma, Mi});
   return std::nullopt;
 }
@@ -143,15 +143,15 @@ std::optional<std::string> checkArch(StringRef Text) {
   if (Ok && isDigits(Rest, 2, 3) && Rest.front() != '0')
     return std::nullopt;
   return "invalid architecture " + shown(Text) +
-          ": expected sm_NN with an optional 'a' or 'f' suffix (sm_90, "
-          "sm_90a, sm_100f)";
+         ": expected sm_NN with an optional 'a' or 'f' suffix (sm_90, "
+         "sm_90a, sm_100f)";
 }
 
 std::optional<std::string> checkFamily(StringRef Text) {
   if (is_contained(Families, Text))
     return std::nullopt;
   return "invalid compiler family " + shown(Text) +
-          ": expected \"gcc\" or \"clang\"";
+         ": expected \"gcc\" or \"clang\"";
 }
 
 std::string familyHint(StringRef Text) {

@@ -1,4 +1,5 @@
-//===- FactsSchema.h - value rules shared by the facts readers -------------===//
+//===- FactsSchema.h - value rules shared by the facts readers
+//-------------===//
 //
 // The facts file (TOML), the JSON form and --set overrides accept the same
 // values; the checks live here so the three readers agree. Internal to
@@ -38,8 +39,7 @@ std::string suggest(llvm::StringRef Word,
 /// Each check returns an error message (lowercase, no period) or nothing.
 /// \p Key names the key in the message.
 std::optional<std::string> checkVersion(llvm::StringRef Text,
-                                        llvm::StringRef Key,
-                                        Version &Out);
+                                        llvm::StringRef Key, Version &Out);
 /// "9.0", "12.0", "10.3": MAJOR.MINOR with one or two digits each.
 std::optional<std::string> checkComputeCapability(llvm::StringRef Text,
                                                   Version &Out);

@@ -438,12 +438,30 @@ static const Handler Handlers[] = {
 
 ArrayRef<StringRef> overrideKeys() {
   static const StringRef Keys[] = {
-      "driver",      "driver.version",  "driver.cuda",         "gpu",
-      "nvcc",        "nvcc.path",       "nvcc.max_gcc",        "nvcc.max_clang",
-      "nvcc.archs",  "gcc",             "gcc.path",            "clang",
-      "clang.path",  "python",          "python.path",         "torch",
-      "torch.cuda",  "torch.cxx11_abi", "platform",            "platform.os",
-      "platform.arch", "platform.cpus", "platform.memory_gib", "platform.glibc",
+      "driver",
+      "driver.version",
+      "driver.cuda",
+      "gpu",
+      "nvcc",
+      "nvcc.path",
+      "nvcc.max_gcc",
+      "nvcc.max_clang",
+      "nvcc.archs",
+      "gcc",
+      "gcc.path",
+      "clang",
+      "clang.path",
+      "python",
+      "python.path",
+      "torch",
+      "torch.cuda",
+      "torch.cxx11_abi",
+      "platform",
+      "platform.os",
+      "platform.arch",
+      "platform.cpus",
+      "platform.memory_gib",
+      "platform.glibc",
   };
   static_assert(std::size(Keys) == std::size(Handlers));
   return Keys;
@@ -493,8 +511,7 @@ static Result applyKey(Facts &F, StringRef Key, StringRef Value,
   return setPackage(F, Key, Value, Src);
 }
 
-static Error refusalError(const Source &Src, StringRef KeyEqValue,
-                          Refusal R) {
+static Error refusalError(const Source &Src, StringRef KeyEqValue, Refusal R) {
   std::string Where = Src.By.empty() ? ("--set " + KeyEqValue).str() : Src.By;
   return make_error<DiagnosticError>(SourceLocation{Where, 0, 0},
                                      std::move(R.Message), std::string(),
@@ -503,20 +520,19 @@ static Error refusalError(const Source &Src, StringRef KeyEqValue,
 
 Error applyOverride(Facts &F, StringRef KeyEqValue, Source Src) {
   if (!KeyEqValue.contains('='))
-    return refusalError(Src, KeyEqValue,
-                        {"expected KEY=VALUE, found " + schema::shown(KeyEqValue),
-                         "an empty VALUE means absent, e.g. nvcc="});
+    return refusalError(
+        Src, KeyEqValue,
+        {"expected KEY=VALUE, found " + schema::shown(KeyEqValue),
+         "an empty VALUE means absent, e.g. nvcc="});
   auto [RawKey, RawValue] = KeyEqValue.split('=');
   StringRef Key = RawKey.trim();
   StringRef Value = RawValue.trim();
   if (Key.empty())
-    return refusalError(Src, KeyEqValue,
-                        {"missing key before '='", ""});
+    return refusalError(Src, KeyEqValue, {"missing key before '='", ""});
   if (Value.contains('\0'))
-    return refusalError(Src, KeyEqValue,
-                        {("the value for '" + Key + "' contains a NUL character")
-                             .str(),
-                         ""});
+    return refusalError(
+        Src, KeyEqValue,
+        {("the value for '" + Key + "' contains a NUL character").str(), ""});
   if (Result R = applyKey(F, Key, Value, Src))
     return refusalError(Src, KeyEqValue, std::move(*R));
   return Error::success();
@@ -528,9 +544,7 @@ Error applyOverrides(Facts &F, ArrayRef<std::string> Sets) {
     Error E = applyOverride(F, S, Source::overridden("--set " + S));
     handleAllErrors(
         std::move(E),
-        [&](const DiagnosticError &D) {
-          append_range(Diags, D.diagnostics());
-        },
+        [&](const DiagnosticError &D) { append_range(Diags, D.diagnostics()); },
         [&](const ErrorInfoBase &Info) {
           Diagnostic D;
           D.Loc.File = "--set " + S;

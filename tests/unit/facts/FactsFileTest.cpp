@@ -145,8 +145,8 @@ glibc = "2.36"
   ASSERT_TRUE(bool(F)) << toString(F.takeError());
   EXPECT_EQ(F->Nvccs[0].MaxGcc, 15u);
   EXPECT_EQ(F->Nvccs[0].MaxClang, 20u);
-  EXPECT_EQ(F->Nvccs[0].Archs,
-            (std::vector<std::string>{"sm_75", "sm_90a", "sm_100f", "sm_121a"}));
+  EXPECT_EQ(F->Nvccs[0].Archs, (std::vector<std::string>{
+                                   "sm_75", "sm_90a", "sm_100f", "sm_121a"}));
   ASSERT_TRUE(F->Driver); // an empty [driver] is a driver of unknown version
   EXPECT_FALSE(F->Driver->KernelVersion);
   EXPECT_FALSE(F->Torch->Cuda);
@@ -229,8 +229,9 @@ TEST(FactsFileTest, WritesNothingButCommentsForABareMachine) {
 
 TEST(FactsFileTest, SourcesWithNewlinesStayInTheirComment) {
   Facts F;
-  F.Python = PythonFacts{"/usr/bin/python3", ver("3.12"),
-                         Source::probed("evil", "a\n[driver]\nversion = \"1\"")};
+  F.Python =
+      PythonFacts{"/usr/bin/python3", ver("3.12"),
+                  Source::probed("evil", "a\n[driver]\nversion = \"1\"")};
   Expected<Facts> Back = parseFactsToml(writeFactsToml(F), "w.toml");
   ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
   EXPECT_FALSE(Back->Driver);
@@ -302,7 +303,8 @@ memory_gib = 0
   EXPECT_TRUE(StringRef(Where[0]).startswith(
       "facts.toml:2:11 invalid version 'banana' for 'version'"))
       << Where[0];
-  EXPECT_EQ(Where[1], "facts.toml:3:8 expected a string for 'cuda', found float");
+  EXPECT_EQ(Where[1],
+            "facts.toml:3:8 expected a string for 'cuda', found float");
   EXPECT_EQ(Where[2], "facts.toml:6:22 invalid compute capability '9': "
                       "expected MAJOR.MINOR, e.g. \"9.0\"");
   EXPECT_EQ(Where[3], "facts.toml:10:10 invalid compiler family 'gnu': "
@@ -327,7 +329,8 @@ TEST(FactsFileErrorTest, BadArchNamesTheElement) {
                     "archs = [\"sm_90\", \"sm90\", 75, \"sm_100x\"]\n");
   ASSERT_EQ(D.size(), 3u);
   EXPECT_EQ(locationOf(D[0]), "facts.toml:4:19");
-  EXPECT_TRUE(StringRef(D[0].Message).startswith("invalid architecture 'sm90'"));
+  EXPECT_TRUE(
+      StringRef(D[0].Message).startswith("invalid architecture 'sm90'"));
   EXPECT_EQ(locationOf(D[1]), "facts.toml:4:27");
   EXPECT_EQ(D[1].Message, "expected a string in 'archs', found integer");
   EXPECT_EQ(locationOf(D[2]), "facts.toml:4:31");
@@ -337,7 +340,8 @@ TEST(FactsFileErrorTest, TableWhereArrayOfTablesBelongs) {
   auto D = errorsOf("[nvcc]\npath = \"/n\"\nversion = \"12.8\"\n");
   ASSERT_EQ(D.size(), 1u);
   EXPECT_EQ(locationOf(D[0]), "facts.toml:1:1");
-  EXPECT_EQ(D[0].Message, "expected an array of tables for 'nvcc', found table");
+  EXPECT_EQ(D[0].Message,
+            "expected an array of tables for 'nvcc', found table");
   EXPECT_EQ(D[0].Hint, "write [[nvcc]] once per entry");
 
   D = errorsOf("driver = \"570\"\n");
@@ -362,7 +366,8 @@ TEST(FactsFileErrorTest, SyntaxErrorsAreLocated) {
   auto D = errorsOf("[driver]\nversion = \"570.86.15\"\ncuda \"12.8\"\n");
   ASSERT_EQ(D.size(), 1u);
   EXPECT_EQ(D[0].Loc.Line, 3u);
-  EXPECT_TRUE(StringRef(D[0].Message).startswith("syntax error")) << D[0].Message;
+  EXPECT_TRUE(StringRef(D[0].Message).startswith("syntax error"))
+      << D[0].Message;
   EXPECT_EQ(D[0].SourceLine, "cuda \"12.8\"");
 }
 
@@ -377,6 +382,20 @@ TEST(FactsFileErrorTest, NotTextIsAnErrorAtTheStart) {
   EXPECT_EQ(locationOf(D[0]), "facts.toml:1:1");
   EXPECT_EQ(D[0].Message,
             "not a facts file: it is not UTF-8 text (invalid byte at 2:12)");
+  EXPECT_EQ(D[0].SourceLine, ""); // binary is not echoed
+}
+
+TEST(FactsFileErrorTest, UnterminatedStringAndOverflowReadWell) {
+  auto D = errorsOf("[python]\npath = \"/usr/bin/python3\nversion = \"3\"\n");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(locationOf(D[0]), "facts.toml:2:25");
+  EXPECT_EQ(
+      D[0].Message,
+      "syntax error: unterminated string (no closing quote on this line)");
+  D = errorsOf("[platform]\ncpus = 99999999999999999999999999\n");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(locationOf(D[0]), "facts.toml:2:8"); // the start of the number
+  EXPECT_TRUE(StringRef(D[0].Message).contains("not representable in 64 bits"));
 }
 
 TEST(FactsFileErrorTest, UnreadableFile) {
@@ -403,8 +422,8 @@ TEST(FactsFileHostileTest, DeeplyNestedKeysAndValues) {
   D = errorsOf(Dotted);
   ASSERT_EQ(D.size(), 1u);
 
-  std::string Arrays = "x = " + std::string(100000, '[') +
-                       std::string(100000, ']') + "\n";
+  std::string Arrays =
+      "x = " + std::string(100000, '[') + std::string(100000, ']') + "\n";
   D = errorsOf(Arrays);
   ASSERT_EQ(D.size(), 1u);
   EXPECT_EQ(D[0].Loc.Line, 1u);
@@ -424,8 +443,8 @@ TEST(FactsFileHostileTest, DeeplyNestedKeysAndValues) {
 }
 
 TEST(FactsFileHostileTest, HugeLinesAndValues) {
-  std::string Long = "[python]\nversion = \"" + std::string(10 << 20, '9') +
-                     "\"\n";
+  std::string Long =
+      "[python]\nversion = \"" + std::string(10 << 20, '9') + "\"\n";
   auto D = errorsOf(Long);
   ASSERT_EQ(D.size(), 1u);
   EXPECT_EQ(locationOf(D[0]), "facts.toml:2:11");

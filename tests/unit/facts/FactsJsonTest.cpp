@@ -54,12 +54,10 @@ TEST(FactsJsonTest, ShapeOfTheOutput) {
   EXPECT_EQ(Src->getString("by"), StringRef("nvcc"));
   EXPECT_EQ(Src->getString("from"),
             StringRef("/usr/local/cuda-12.8/bin/nvcc --version"));
-  EXPECT_EQ((*O->getArray("gpu"))[1].getAsObject()->getString(
-                "compute_capability"),
-            StringRef("12.0"));
-  EXPECT_EQ(O->getObject("packages")
-                ->getObject("triton")
-                ->getString("version"),
+  EXPECT_EQ(
+      (*O->getArray("gpu"))[1].getAsObject()->getString("compute_capability"),
+      StringRef("12.0"));
+  EXPECT_EQ(O->getObject("packages")->getObject("triton")->getString("version"),
             StringRef("3.6.0"));
   EXPECT_EQ(O->getObject("torch")->getBoolean("cxx11_abi"), true);
 }
@@ -110,19 +108,21 @@ TEST(FactsJsonTest, ErrorsNameTheJsonPath) {
   EXPECT_EQ(Messages[0], "gpu[1].compute_capability: expected a string for "
                          "'compute_capability', found number");
   EXPECT_EQ(Messages[1], "nvcc[0]: missing required key 'path'");
-  EXPECT_TRUE(StringRef(Messages[2]).startswith(
-      "nvcc[0].archs[1]: invalid architecture 'sm9'"));
-  EXPECT_TRUE(StringRef(Messages[3]).startswith(
-      "compiler[0].family: invalid compiler family 'gnu'"));
-  EXPECT_TRUE(StringRef(Messages[4]).startswith(
-      "torch.source.kind: invalid source kind 'guessed'"));
+  EXPECT_TRUE(StringRef(Messages[2])
+                  .startswith("nvcc[0].archs[1]: invalid architecture 'sm9'"));
+  EXPECT_TRUE(
+      StringRef(Messages[3])
+          .startswith("compiler[0].family: invalid compiler family 'gnu'"));
+  EXPECT_TRUE(
+      StringRef(Messages[4])
+          .startswith("torch.source.kind: invalid source kind 'guessed'"));
   EXPECT_EQ(Messages[5], "pyhton: unknown key 'pyhton'");
   EXPECT_EQ(D[5].Hint, "did you mean 'python'?");
 }
 
 TEST(FactsJsonTest, SyntaxErrorIsLocated) {
-  auto D = diagnosticsOf(factsFromJsonText("{\n  \"gpu\": [,]\n}", "p",
-                                           Source::probed("p", "")));
+  auto D = diagnosticsOf(
+      factsFromJsonText("{\n  \"gpu\": [,]\n}", "p", Source::probed("p", "")));
   ASSERT_EQ(D.size(), 1u);
   EXPECT_EQ(D[0].Loc.Line, 2u);
   EXPECT_GT(D[0].Loc.Column, 0u);

@@ -11,9 +11,9 @@ using namespace cudadeps::testing;
 using llvm::StringRef;
 
 TEST(SourceTest, DescribesEachKind) {
-  EXPECT_EQ(Source::probed("nvcc", "/usr/local/cuda/bin/nvcc --version")
-                .describe(),
-            "probed by nvcc from /usr/local/cuda/bin/nvcc --version");
+  EXPECT_EQ(
+      Source::probed("nvcc", "/usr/local/cuda/bin/nvcc --version").describe(),
+      "probed by nvcc from /usr/local/cuda/bin/nvcc --version");
   EXPECT_EQ(Source::probed("nvcc", "").describe(), "probed by nvcc");
   EXPECT_EQ(Source::declared("facts.toml", "facts.toml:12").describe(),
             "declared in facts.toml:12");
@@ -24,9 +24,7 @@ TEST(SourceTest, DescribesEachKind) {
 }
 
 TEST(GpuFactsTest, SmArch) {
-  auto Sm = [](StringRef Cc) {
-    return GpuFacts{"", ver(Cc), {}}.smArch();
-  };
+  auto Sm = [](StringRef Cc) { return GpuFacts{"", ver(Cc), {}}.smArch(); };
   EXPECT_EQ(Sm("9.0"), "sm_90");
   EXPECT_EQ(Sm("12.0"), "sm_120");
   EXPECT_EQ(Sm("10.3"), "sm_103");
@@ -54,10 +52,13 @@ TEST(PlatformFactsTest, Tag) {
 
 TEST(MergeFactsTest, DriverFieldsComeFromWhoeverHasThem) {
   Facts Into, From;
-  Into.Driver = DriverFacts{ver("570.86.15"), std::nullopt,
-                            Source::probed("driver", "/proc"), {}};
-  From.Driver = DriverFacts{std::nullopt, ver("12.8"), {},
-                            Source::probed("cuda-runtime", "cuDriverGetVersion")};
+  Into.Driver = DriverFacts{
+      ver("570.86.15"), std::nullopt, Source::probed("driver", "/proc"), {}};
+  From.Driver =
+      DriverFacts{std::nullopt,
+                  ver("12.8"),
+                  {},
+                  Source::probed("cuda-runtime", "cuDriverGetVersion")};
   mergeFacts(Into, From);
   ASSERT_TRUE(Into.Driver);
   EXPECT_EQ(*Into.Driver->KernelVersion, ver("570.86.15"));
@@ -69,11 +70,18 @@ TEST(MergeFactsTest, DriverFieldsComeFromWhoeverHasThem) {
 
 TEST(MergeFactsTest, ToolkitsMergeByPathAndAppend) {
   Facts Into, From;
-  Into.Nvccs.push_back({"/a/nvcc", ver("12.4"), {}, {}, {}, Source::probed("nvcc", "a")});
-  Into.Nvccs.push_back({"/b/nvcc", ver("12.6"), {}, {}, {}, Source::probed("nvcc", "b")});
-  From.Nvccs.push_back({"/b/nvcc", ver("12.6.85"), 13u, {}, {"sm_90"},
+  Into.Nvccs.push_back(
+      {"/a/nvcc", ver("12.4"), {}, {}, {}, Source::probed("nvcc", "a")});
+  Into.Nvccs.push_back(
+      {"/b/nvcc", ver("12.6"), {}, {}, {}, Source::probed("nvcc", "b")});
+  From.Nvccs.push_back({"/b/nvcc",
+                        ver("12.6.85"),
+                        13u,
+                        {},
+                        {"sm_90"},
                         Source::probed("nvcc", "b2")});
-  From.Nvccs.push_back({"/c/nvcc", ver("13.0"), {}, {}, {}, Source::probed("nvcc", "c")});
+  From.Nvccs.push_back(
+      {"/c/nvcc", ver("13.0"), {}, {}, {}, Source::probed("nvcc", "c")});
   mergeFacts(Into, From);
   ASSERT_EQ(Into.Nvccs.size(), 3u);
   EXPECT_EQ(Into.Nvccs[0].Path, "/a/nvcc");
@@ -89,7 +97,8 @@ TEST(MergeFactsTest, GpusReplaceSingularFactsOverrideNothingRemoved) {
   From.Gpus.push_back({"NVIDIA A100", ver("8.0"), Source::probed("x", "y")});
   From.Packages["triton"] = {ver("3.5.0"), Source::probed("x", "y")};
   From.Packages["einops"] = {ver("0.8.1"), Source::probed("x", "y")};
-  From.Torch = TorchFacts{ver("2.9.0"), std::nullopt, false, Source::probed("x", "y")};
+  From.Torch =
+      TorchFacts{ver("2.9.0"), std::nullopt, false, Source::probed("x", "y")};
   Facts Before = Into;
   mergeFacts(Into, From);
   ASSERT_EQ(Into.Gpus.size(), 1u);

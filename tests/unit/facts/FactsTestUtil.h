@@ -97,16 +97,22 @@ inline Facts richFacts() {
                     Source::probed("driver", "cuDeviceGetAttribute")});
   F.Gpus.push_back({"NVIDIA B300", ver("10.3"),
                     Source::declared("machine.toml", "machine.toml:7")});
-  F.Nvccs.push_back({"/usr/local/cuda-12.8/bin/nvcc", ver("12.8.93"), 14u, 19u,
-                     {"sm_75", "sm_80", "sm_90", "sm_90a", "sm_100f",
-                      "sm_120"},
-                     Source::probed("nvcc",
-                                    "/usr/local/cuda-12.8/bin/nvcc --version")});
+  F.Nvccs.push_back(
+      {"/usr/local/cuda-12.8/bin/nvcc",
+       ver("12.8.93"),
+       14u,
+       19u,
+       {"sm_75", "sm_80", "sm_90", "sm_90a", "sm_100f", "sm_120"},
+       Source::probed("nvcc", "/usr/local/cuda-12.8/bin/nvcc --version")});
   F.Nvccs.push_back({"/opt/with \"quotes\" and \\backslash\\/nvcc",
-                     ver("13.0.88"), std::nullopt, std::nullopt, {},
+                     ver("13.0.88"),
+                     std::nullopt,
+                     std::nullopt,
+                     {},
                      Source::overridden("--set nvcc.path=x")});
-  F.Compilers.push_back({"/usr/bin/g++-13", "gcc", ver("13.3.0"),
-                         Source::probed("compiler", "/usr/bin/g++-13 -dumpfullversion")});
+  F.Compilers.push_back(
+      {"/usr/bin/g++-13", "gcc", ver("13.3.0"),
+       Source::probed("compiler", "/usr/bin/g++-13 -dumpfullversion")});
   F.Compilers.push_back({"/usr/lib/llvm-19/bin/clang++", "clang", ver("19.1.7"),
                          Source::probed("compiler", "clang++ --version")});
   F.Python = PythonFacts{"/home/ünïcødé/venv\tbin/python3", ver("3.12.3"),
@@ -115,13 +121,13 @@ inline Facts richFacts() {
                        Source::probed("torch", "torch/version.py")};
   F.Packages["triton"] = {ver("3.6.0"),
                           Source::probed("python", "triton-3.6.0.dist-info")};
-  F.Packages["zope.interface"] = {ver("7.2"),
-                                  Source::overridden("--set zope.interface=7.2")};
+  F.Packages["zope.interface"] = {
+      ver("7.2"), Source::overridden("--set zope.interface=7.2")};
   F.Packages["causal-conv1d"] = {ver("1.5.0.post8"),
                                  Source::declared("f.toml", "f.toml:3")};
-  F.Platform = PlatformFacts{"linux",      "x86_64",    64u,
-                             503.7421875, ver("2.36"),
-                             Source::probed("platform", "uname, sysconf")};
+  F.Platform = PlatformFacts{
+      "linux",     "x86_64",    64u,
+      503.7421875, ver("2.36"), Source::probed("platform", "uname, sysconf")};
   return F;
 }
 

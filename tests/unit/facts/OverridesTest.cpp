@@ -295,7 +295,8 @@ TEST_F(OverridesTest, ApplyOverridesReportsAllAndKeepsOrder) {
   ASSERT_FALSE(bool(E)) << toString(std::move(E));
   EXPECT_EQ(F.Nvccs[0].Path, "/cuda/bin/nvcc");
   EXPECT_EQ(F.Nvccs[0].From, by("nvcc.path=/cuda/bin/nvcc"));
-  auto D = diagnosticsOf(applyOverrides(F, {"torhc=1", "python=3.12", "gpu=x"}));
+  auto D =
+      diagnosticsOf(applyOverrides(F, {"torhc=1", "python=3.12", "gpu=x"}));
   ASSERT_EQ(D.size(), 2u);
   EXPECT_EQ(D[0].Loc.File, "--set torhc=1");
   EXPECT_EQ(D[1].Loc.File, "--set gpu=x");
@@ -306,7 +307,8 @@ TEST_F(OverridesTest, OverridesSurviveJsonAndToml) {
   set("torch.cuda=12.4");
   Expected<Facts> Back = factsFromJson(factsToJson(F), "x");
   ASSERT_TRUE(bool(Back));
-  EXPECT_EQ(Back->Torch->From.describe(), "overridden by --set torch.cuda=12.4");
+  EXPECT_EQ(Back->Torch->From.describe(),
+            "overridden by --set torch.cuda=12.4");
   std::string Text = writeFactsToml(F);
   EXPECT_NE(Text.find("# overridden by --set torch.cuda=12.4\n[torch]"),
             std::string::npos)
@@ -323,9 +325,9 @@ class FactsEnvTest : public ::testing::Test {
 protected:
   void SetUp() override {
     ASSERT_FALSE(sys::fs::createUniqueDirectory("cudadeps-facts", Dir));
-    Saved = getenv("CUDADEPS_FACTS") ? std::optional<std::string>(
-                                           getenv("CUDADEPS_FACTS"))
-                                     : std::nullopt;
+    Saved = getenv("CUDADEPS_FACTS")
+                ? std::optional<std::string>(getenv("CUDADEPS_FACTS"))
+                : std::nullopt;
   }
   void TearDown() override {
     if (Saved)
