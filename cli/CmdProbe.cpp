@@ -82,8 +82,23 @@ static void renderFacts(const Facts &F, raw_ostream &OS) {
       Text += *T.Cxx11Abi ? ", cxx11 abi" : ", pre-cxx11 abi";
     line(OS, "torch", Text, T.From);
   }
-  for (const auto &[Name, P] : F.Packages)
-    line(OS, "package", Name + " " + P.Ver.str(), P.From);
+  // A Python environment holds hundreds of distributions: list a few.
+  constexpr size_t MaxPackages = 8;
+  if (F.Packages.size() <= MaxPackages) {
+    for (const auto &[Name, P] : F.Packages)
+      line(OS, "package", Name + " " + P.Ver.str(), P.From);
+  } else {
+    std::string Some;
+    size_t N = 0;
+    for (const auto &[Name, P] : F.Packages) {
+      if (N++ == 4)
+        break;
+      Some += Name + " " + P.Ver.str() + ", ";
+    }
+    OS << "  " << left_justify("packages", 10) << ' ' << F.Packages.size()
+       << " Python distributions (" << Some
+       << "...; --format toml lists all)\n";
+  }
   if (F.Platform) {
     const PlatformFacts &P = *F.Platform;
     std::string Text = P.Os + " " + P.Arch;
