@@ -39,6 +39,16 @@ llvm::ArrayRef<Command> commands() {
        "--plugin PATH, $CUDADEPS_PLUGIN_PATH and <prefix>/lib/cudadeps/plugins,\n"
        "and the plugins that could not be loaded, with the reason.",
        pluginsOptions, runPlugins},
+      {"matrix", "the prebuilt binaries a package's CI should build",
+       "MANIFEST",
+       "Reads a package manifest and prints the build matrix of its newest\n"
+       "release with a [release.prebuilt] matrix (or --release VERSION):\n"
+       "torch x CUDA x python x ABI x platform, only the combinations that can\n"
+       "exist (manifests/cuda/torch.toml), each with the nvcc that builds it\n"
+       "and the newest host gcc that nvcc accepts. `--format github` prints a\n"
+       "GitHub Actions strategy.matrix ({\"include\": [...]}). Exit code 2\n"
+       "when the manifest has no prebuilt matrix.",
+       matrixOptions, runMatrix},
   };
   return Table;
 }

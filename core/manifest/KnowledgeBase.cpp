@@ -1,6 +1,7 @@
 //===- KnowledgeBase.cpp - load and query the CUDA compatibility tables ---===//
 //
-// Reads manifests/cuda/*.toml ([[toolkit]] and [[driver_floor]] rows, schema
+// Reads manifests/cuda/*.toml ([[toolkit]], [[driver_floor]] and [[torch]]
+// rows, schema
 // documented at the top of each file) with TOML++, reporting every problem
 // in a file with its location: unknown keys (with the nearest known one),
 // wrong types, bad ranges, versions and archs, overlapping ranges, and rows
@@ -31,11 +32,12 @@ namespace {
 
 using Region = toml::source_region;
 
-const StringRef RootKeys[] = {"toolkit", "driver_floor"};
+const StringRef RootKeys[] = {"toolkit", "driver_floor", "torch"};
 const StringRef ToolkitKeys[] = {"cuda",       "max_gcc",       "max_clang",
                                  "archs",      "arch_specific", "family",
                                  "min_driver", "source",        "note"};
 const StringRef FloorKeys[] = {"cuda_major", "min_driver", "source", "note"};
+const StringRef TorchKeys[] = {"torch", "cuda", "python", "source", "note"};
 
 StringRef typeName(const toml::node &N) {
   switch (N.type()) {
@@ -140,19 +142,23 @@ struct PendingDiag {
 class Reader {
 public:
   Reader(StringRef File, const std::vector<ToolkitRow> &OldToolkits,
-         const std::vector<DriverFloorRow> &OldFloors)
-      : File(File.str()), OldToolkits(OldToolkits), OldFloors(OldFloors) {}
+         const std::vector<DriverFloorRow> &OldFloors,
+         const std::vector<TorchRow> &OldTorches)
+      : File(File.str()), OldToolkits(OldToolkits), OldFloors(OldFloors),
+        OldTorches(OldTorches) {}
 
   void run(const toml::table &Root);
 
   std::vector<ToolkitRow> Toolkits;
   std::vector<DriverFloorRow> Floors;
+  std::vector<TorchRow> Torches;
   std::vector<PendingDiag> Diags;
 
 private:
   std::string File;
   const std::vector<ToolkitRow> &OldToolkits;
   const std::vector<DriverFloorRow> &OldFloors;
+  const std::vector<TorchRow> &OldTorches;
 
   SourceLocation loc(const Region &R) const {
     return {File, R.begin.line ? R.begin.line : 1u,
@@ -176,6 +182,8 @@ private:
 
   void readToolkit(const toml::table &T);
   void readFloor(const toml::table &T);
+  void readTorch(const toml::table &T);
+  std::optional<Version> majorMinor(const toml::node &N, StringRef Key);
   template <typename Fn>
   void readRows(const toml::node &N, StringRef Key, Fn Read);
 };
@@ -450,6 +458,100 @@ void Reader::readFloor(const toml::table &T) {
   Floors.push_back(std::move(Row));
 }
 
+/// A plain release version of one or two parts ("2.8", "12.6").
+std::optional<Version> Reader::majorMinor(const toml::node &N, StringRef Key) {
+  std::optional<std::string> Text = string(N, Key);
+  if (!Text)
+    return std::nullopt;
+  std::string Shown = StringRef(*Text).take_front(80).str();
+  Expected<Version> V = Version::parse(*Text);
+  if (!V) {
+    error(N.source(),
+          "invalid " + Key + " '" + Shown + "': " + toString(V.takeError()));
+    return std::nullopt;
+  }
+  if (V->isPrerelease() || !V->local().empty() || V->post() ||
+      V->release().size() > 2 || V->epoch() != 0) {
+    error(N.source(), "invalid " + Key + " '" + Shown +
+                          "': expected major.minor such as '2.8'");
+    return std::nullopt;
+  }
+  return *V;
+}
+
+void Reader::readTorch(const toml::table &T) {
+  const StringRef Where = "[[torch]]";
+  checkKeys(T, TorchKeys, Where);
+  TorchRow Row;
+  Row.Loc = loc(T.source());
+  bool Ok = true;
+
+  if (const toml::node *N = required(T, "torch", Where)) {
+    std::optional<Version> V = majorMinor(*N, "torch");
+    if (V) {
+      Row.Torch = *V;
+      Row.Loc = loc(N->source());
+      auto Same = [&](const TorchRow &O) {
+        if (O.Torch != Row.Torch)
+          return false;
+        error(N->source(), "torch " + Row.Torch.str() +
+                               " is already defined at " + locText(O.Loc));
+        return true;
+      };
+      if (any_of(OldTorches, Same) || any_of(Torches, Same))
+        Ok = false;
+    } else {
+      Ok = false;
+    }
+  } else {
+    Ok = false;
+  }
+  if (const toml::node *N = required(T, "cuda", Where)) {
+    const auto *A = N->as_array();
+    if (!A || A->empty()) {
+      error(N->source(), "'cuda' must be a non-empty array of toolkit "
+                         "versions such as [\"12.6\", \"12.8\"]");
+      Ok = false;
+    } else {
+      for (const toml::node &E : *A) {
+        std::optional<Version> V = majorMinor(E, "cuda");
+        if (V)
+          Row.Cuda.push_back(*V);
+        Ok &= V.has_value();
+      }
+    }
+  } else {
+    Ok = false;
+  }
+  if (const toml::node *N = T.get("python")) {
+    if (std::optional<std::string> Text = string(*N, "python")) {
+      Expected<VersionSet> R = VersionSet::parse(*Text);
+      if (!R) {
+        error(N->source(), "invalid range '" +
+                               StringRef(*Text).take_front(80) +
+                               "': " + toString(R.takeError()));
+        Ok = false;
+      } else {
+        Row.Python = std::move(*R);
+        Row.PythonText = *Text;
+      }
+    } else {
+      Ok = false;
+    }
+  }
+  if (const toml::node *N = T.get("note")) {
+    std::optional<std::string> S = string(*N, "note");
+    Ok &= S.has_value();
+    Row.Note = S.value_or("");
+  }
+  std::optional<std::string> Src = source(T, Where);
+  Ok &= Src.has_value();
+  if (!Ok)
+    return;
+  Row.Source = std::move(*Src);
+  Torches.push_back(std::move(Row));
+}
+
 template <typename Fn>
 void Reader::readRows(const toml::node &N, StringRef Key, Fn Read) {
   const auto *A = N.as_array();
@@ -469,6 +571,8 @@ void Reader::run(const toml::table &Root) {
       readRows(Value, Name, &Reader::readToolkit);
     else if (Name == "driver_floor")
       readRows(Value, Name, &Reader::readFloor);
+    else if (Name == "torch")
+      readRows(Value, Name, &Reader::readTorch);
     else
       error(Key.source(), "unknown key '" + Name.take_front(80) + "'",
             didYouMean(Name, RootKeys));
@@ -497,7 +601,7 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
                 "invalid TOML: " + Twine(std::string(E.description())));
     return Diags.takeError();
   }
-  Reader R(FileName, Toolkits, Floors);
+  Reader R(FileName, Toolkits, Floors, Torches);
   R.run(Parsed.table());
   std::stable_sort(R.Diags.begin(), R.Diags.end(),
                    [](const PendingDiag &A, const PendingDiag &B) {
@@ -513,6 +617,7 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
                 R.Toolkits.size(), R.Floors.size(), FileName.str());
   std::move(R.Toolkits.begin(), R.Toolkits.end(), std::back_inserter(Toolkits));
   std::move(R.Floors.begin(), R.Floors.end(), std::back_inserter(Floors));
+  std::move(R.Torches.begin(), R.Torches.end(), std::back_inserter(Torches));
   return Error::success();
 }
 
@@ -584,6 +689,30 @@ VersionSet KnowledgeBase::knownRange() const {
 const DriverFloorRow *KnowledgeBase::driverFloor(uint64_t CudaMajor) const {
   for (const DriverFloorRow &Row : Floors)
     if (Row.CudaMajor == CudaMajor)
+      return &Row;
+  return nullptr;
+}
+
+std::vector<uint64_t> TorchRow::cudaMajors() const {
+  std::vector<uint64_t> Out;
+  for (const Version &V : Cuda)
+    if (!V.release().empty() && !is_contained(Out, V.release().front()))
+      Out.push_back(V.release().front());
+  llvm::sort(Out);
+  return Out;
+}
+
+bool TorchRow::hasCudaMajor(uint64_t Major) const {
+  return is_contained(cudaMajors(), Major);
+}
+
+const TorchRow *KnowledgeBase::torchRow(const Version &Torch) const {
+  ArrayRef<uint64_t> R = Torch.release();
+  if (R.size() < 2)
+    return nullptr;
+  for (const TorchRow &Row : Torches)
+    if (Row.Torch.release().size() == 2 && Row.Torch.release()[0] == R[0] &&
+        Row.Torch.release()[1] == R[1])
       return &Row;
   return nullptr;
 }

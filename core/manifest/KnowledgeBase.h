@@ -3,7 +3,8 @@
 //
 // What cudadeps knows about CUDA toolkits when a toolkit cannot be read
 // itself (a facts file, a what-if): toolkit -> newest host gcc/clang,
-// toolkit -> GPU architectures, toolkit major -> minimum driver. The tables
+// toolkit -> GPU architectures, toolkit major -> minimum driver, torch minor
+// -> the CUDA toolkits its binaries were published for. The tables
 // are data (manifests/cuda/*.toml), each row citing its source; nothing here
 // is an if-chain in code.
 //
@@ -53,6 +54,23 @@ struct DriverFloorRow {
   std::string Note;
 };
 
+/// A torch minor and the CUDA toolkits its official binaries were built
+/// with (manifests/cuda/torch.toml): 2.8 -> 12.6, 12.8, 12.9.
+struct TorchRow {
+  Version Torch;                   // major.minor: 2.8
+  std::vector<Version> Cuda;       // 12.6, 12.8, 12.9
+  std::optional<VersionSet> Python; // the interpreters it was published for
+  std::string PythonText;
+  std::string Source;
+  SourceLocation Loc; // the `torch` value of the row
+  std::string Note;
+
+  /// The distinct CUDA majors of Cuda, ascending: {12, 13}.
+  std::vector<uint64_t> cudaMajors() const;
+  /// True if a binary of this torch minor exists for CUDA major Major.
+  bool hasCudaMajor(uint64_t Major) const;
+};
+
 class KnowledgeBase {
 public:
   /// Loads every *.toml in Dir (manifests/cuda). Located errors for bad rows;
@@ -79,14 +97,21 @@ public:
   VersionSet knownRange() const;
   /// The minimum driver for a CUDA major, if known.
   const DriverFloorRow *driverFloor(uint64_t CudaMajor) const;
+  /// The row of a torch minor (2.8.0 and 2.8 find the "2.8" row), or
+  /// nullptr when the table does not list it.
+  const TorchRow *torchRow(const Version &Torch) const;
 
   const std::vector<ToolkitRow> &toolkits() const { return Toolkits; }
   const std::vector<DriverFloorRow> &driverFloors() const { return Floors; }
-  bool empty() const { return Toolkits.empty() && Floors.empty(); }
+  const std::vector<TorchRow> &torchRows() const { return Torches; }
+  bool empty() const {
+    return Toolkits.empty() && Floors.empty() && Torches.empty();
+  }
 
 private:
   std::vector<ToolkitRow> Toolkits;
   std::vector<DriverFloorRow> Floors;
+  std::vector<TorchRow> Torches;
 };
 
 } // namespace cudadeps
