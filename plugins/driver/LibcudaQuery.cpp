@@ -146,6 +146,7 @@ static void closeOtherDescriptors() {
   if (Null >= 0) {
     ::dup2(Null, 0);
     ::dup2(Null, 1); // libcuda should not print into our output
+    ::dup2(Null, 2);
     if (Null > 2)
       ::close(Null);
   }
