@@ -194,7 +194,6 @@ private:
 
 } // namespace
 
-static const StringRef SourceKey[] = {"source"};
 static const StringRef SourceKeys[] = {"kind", "by", "from"};
 static const StringRef KindNames[] = {"probed", "declared", "overridden"};
 
@@ -214,10 +213,16 @@ bool JsonReader::requireKeys(const json::Object &O, const Twine &Path,
                              ArrayRef<StringRef> Keys) {
   bool Ok = true;
   for (StringRef Key : Keys) {
-    if (!O.get(Key)) {
+    if (O.get(Key))
+      continue;
+    Ok = false;
+    // A misspelt key ("verison") was reported as unknown already.
+    bool Misspelt = any_of(O, [&](const auto &KV) {
+      StringRef Other = KV.first;
+      return Other.size() <= 64 && nearestName(Other, {Key}) == Key.str();
+    });
+    if (!Misspelt)
       error(Path, "missing required key '" + Key + "'");
-      Ok = false;
-    }
   }
   return Ok;
 }

@@ -582,8 +582,8 @@ template <typename Fn> static void forEachSource(Facts &F, Fn Visit) {
     Visit(F.Platform->From);
 }
 
-/// Adds a note naming CUDADEPS_FACTS to an error from reading its file.
-static Error noteEnvironment(Error E, StringRef Path) {
+/// Adds a note naming \p Variable to an error from reading its file.
+static Error noteEnvironment(Error E, StringRef Path, StringRef Variable) {
   std::vector<Diagnostic> Diags;
   handleAllErrors(
       std::move(E),
@@ -596,8 +596,8 @@ static Error noteEnvironment(Error E, StringRef Path) {
       });
   Diagnostic Note;
   Note.Level = Severity::Note;
-  Note.Loc.File = "CUDADEPS_FACTS";
-  Note.Message = ("the facts file was named by CUDADEPS_FACTS=" + Path).str();
+  Note.Loc.File = Variable.str();
+  Note.Message = ("the facts file was named by " + Variable + "=" + Path).str();
   Diags.push_back(std::move(Note));
   return make_error<DiagnosticError>(std::move(Diags));
 }
@@ -606,14 +606,21 @@ Expected<std::optional<Facts>> loadFactsFromEnv() {
   Optional<std::string> Path = sys::Process::GetEnv("CUDADEPS_FACTS");
   if (!Path || Path->empty())
     return std::nullopt;
-  Expected<Facts> F = readFactsFile(*Path);
+  Expected<Facts> F = readFactsFileNamedBy(*Path, "CUDADEPS_FACTS");
   if (!F)
-    return noteEnvironment(F.takeError(), *Path);
-  forEachSource(*F, [](Source &S) {
-    if (S.How == Source::Kind::Declared)
-      S.From = (S.From.empty() ? S.By : S.From) + " via CUDADEPS_FACTS";
-  });
+    return F.takeError();
   return std::optional<Facts>(std::move(*F));
+}
+
+Expected<Facts> readFactsFileNamedBy(StringRef Path, StringRef Variable) {
+  Expected<Facts> F = readFactsFile(Path);
+  if (!F)
+    return noteEnvironment(F.takeError(), Path, Variable);
+  forEachSource(*F, [&](Source &S) {
+    if (S.How == Source::Kind::Declared)
+      S.From = (S.From.empty() ? S.By : S.From) + " via " + Variable.str();
+  });
+  return F;
 }
 
 Expected<std::optional<Facts>> loadDeclaredFacts(StringRef FactsOption) {

@@ -69,6 +69,13 @@ llvm::Error applyOverrides(Facts &F, llvm::ArrayRef<std::string> Sets);
 /// or empty. Sources read "declared in FILE:LINE via CUDADEPS_FACTS".
 llvm::Expected<std::optional<Facts>> loadFactsFromEnv();
 
+/// Reads the facts file \p Path that the environment variable \p Variable
+/// named (for callers with their own environment access): sources read
+/// "declared in FILE:LINE via VARIABLE", and an error ends with a note
+/// naming the variable.
+llvm::Expected<Facts> readFactsFileNamedBy(llvm::StringRef Path,
+                                           llvm::StringRef Variable);
+
 /// --facts FILE (when \p FactsOption is not empty), else $CUDADEPS_FACTS,
 /// else std::nullopt: the caller probes.
 llvm::Expected<std::optional<Facts>>

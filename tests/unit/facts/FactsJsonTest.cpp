@@ -120,6 +120,15 @@ TEST(FactsJsonTest, ErrorsNameTheJsonPath) {
   EXPECT_EQ(D[5].Hint, "did you mean 'python'?");
 }
 
+TEST(FactsJsonTest, MisspeltRequiredKeyIsOneError) {
+  auto D = diagnosticsOf(
+      factsFromJsonText(R"({"nvcc": [{"path": "/n", "verison": "12.8"}]})", "p",
+                        Source::probed("p", "")));
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Message, "nvcc[0]: unknown key 'verison'");
+  EXPECT_EQ(D[0].Hint, "did you mean 'version'?");
+}
+
 TEST(FactsJsonTest, SyntaxErrorIsLocated) {
   auto D = diagnosticsOf(
       factsFromJsonText("{\n  \"gpu\": [,]\n}", "p", Source::probed("p", "")));

@@ -374,6 +374,14 @@ TEST_F(FactsEnvTest, ReadsTheFileAndSaysSo) {
             "declared in " + Path + ":1 via CUDADEPS_FACTS");
 }
 
+TEST_F(FactsEnvTest, ReadByNameOfAnyVariable) {
+  std::string Path = write("f.toml", "[python]\nversion = \"3.10\"\n");
+  Expected<Facts> F = readFactsFileNamedBy(Path, "MY_FACTS");
+  ASSERT_TRUE(bool(F)) << toString(F.takeError());
+  EXPECT_EQ(F->Python->From.describe(),
+            "declared in " + Path + ":1 via MY_FACTS");
+}
+
 TEST_F(FactsEnvTest, FactsOptionWinsOverEnvironment) {
   std::string EnvPath = write("env.toml", "[torch]\nversion = \"2.8.0\"\n");
   std::string OptPath = write("opt.toml", "[torch]\nversion = \"2.9.0\"\n");
