@@ -699,9 +699,7 @@ Attempt solveAttempt(const ResolveRequest &Base, RequirementMap Reqs,
 PackageReportStyle reportStyle(const PackageLookup &Lookup) {
   PackageReportStyle Base = pep440ReportStyle();
   PackageReportStyle S = Base;
-  // The set formatter does not know the package, so it recognises the
-  // encoding by epoch: epoch-1-only sets are source builds.
-  S.Set = [Base](const VersionSet &Set) -> std::string {
+  auto Strategies = [Base](const VersionSet &Set) -> std::string {
     if (Set.isAny())
       return "any";
     VersionSet E0 = project(Set, 0), E1 = project(Set, 1);
@@ -718,6 +716,25 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
     if (Has0)
       Out += (Out.empty() ? "" : " or ") + Base.Set(E0) + " (prebuilt)";
     return Out;
+  };
+  auto Families = [Base](const VersionSet &Set) -> std::string {
+    if (Set.isAny())
+      return "any";
+    VersionSet Gcc = project(Set, GccEpoch), Clang = project(Set, ClangEpoch);
+    std::vector<std::string> Parts;
+    if (!Gcc.isEmpty())
+      Parts.push_back("gcc " + Base.Set(Gcc));
+    if (!Clang.isEmpty())
+      Parts.push_back("clang " + Base.Set(Clang));
+    return Parts.empty() ? "none" : join(Parts, " or ");
+  };
+  S.PackageSet = [Base, Lookup, Strategies,
+                  Families](const std::string &P, const VersionSet &Set) {
+    if (P == CompilerPkg)
+      return Families(Set);
+    if (Lookup(P))
+      return Strategies(Set);
+    return Base.Set(Set);
   };
   return S;
 }

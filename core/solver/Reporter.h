@@ -33,6 +33,9 @@ template <class P, class VS> struct ReportStyle {
   std::function<std::string(const P &)> Package;
   /// A version set; the whole set should read "any" (giving "foo any").
   std::function<std::string(const VS &)> Set;
+  /// Optional: a package's version set, when the wording depends on the
+  /// package (takes precedence over Set for "foo <set>" phrases).
+  std::function<std::string(const P &, const VS &)> PackageSet;
   /// The wording of a Custom or Unavailable incompatibility. When unset (or
   /// when it returns ""), a Custom fact reads as its Text and an
   /// unavailable version as "foo 1.0.0 is unavailable (Text)".
@@ -96,13 +99,13 @@ public:
       break;
     case CauseKind::NoVersions:
       return "no versions of " + ref(I.Terms.front()) + " match " +
-             Style.Set(I.Terms.front().second.set());
+             set(I.Terms.front());
     case CauseKind::Unavailable:
     case CauseKind::Custom:
       return external(I);
     case CauseKind::Root:
       return ref(I.Terms.front()) + " is " +
-             Style.Set(I.Terms.front().second.set());
+             set(I.Terms.front());
     case CauseKind::Derived:
       break;
     }
@@ -483,7 +486,13 @@ private:
       return ref(E);
     if (AllowEvery && E.second.set().isAny())
       return "every version of " + ref(E);
-    return ref(E) + " " + Style.Set(E.second.set());
+    return ref(E) + " " + set(E);
+  }
+
+  std::string set(const Entry &E) const {
+    if (Style.PackageSet)
+      return Style.PackageSet(E.first, E.second.set());
+    return Style.Set(E.second.set());
   }
 
   std::string external(const Node &I) const {
