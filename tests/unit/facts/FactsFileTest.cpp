@@ -186,26 +186,26 @@ TEST(FactsFileTest, WrittenFactsNameTheirSources) {
   std::string Text = writeFactsToml(richFacts());
   SmallVector<StringRef, 64> Lines;
   StringRef(Text).split(Lines, '\n');
-  auto precededBy = [&](StringRef Line, StringRef Comment) {
+  auto PrecededBy = [&](StringRef Line, StringRef Comment) {
     for (size_t I = 1; I < Lines.size(); ++I)
       if (Lines[I] == Line && Lines[I - 1] == Comment)
         return true;
     return false;
   };
-  EXPECT_TRUE(precededBy("version = \"570.86.15\"",
+  EXPECT_TRUE(PrecededBy("version = \"570.86.15\"",
                          "# probed by driver from /proc/driver/nvidia/version"))
       << Text;
-  EXPECT_TRUE(precededBy("cuda = \"12.8\"",
+  EXPECT_TRUE(PrecededBy("cuda = \"12.8\"",
                          "# probed by driver from cuDriverGetVersion in a "
                          "child process"))
       << Text;
-  EXPECT_TRUE(precededBy("[[nvcc]]", "# probed by nvcc from "
+  EXPECT_TRUE(PrecededBy("[[nvcc]]", "# probed by nvcc from "
                                      "/usr/local/cuda-12.8/bin/nvcc --version"))
       << Text;
-  EXPECT_TRUE(precededBy("[[nvcc]]", "# overridden by --set nvcc.path=x"))
+  EXPECT_TRUE(PrecededBy("[[nvcc]]", "# overridden by --set nvcc.path=x"))
       << Text;
-  EXPECT_TRUE(precededBy("[[gpu]]", "# declared in machine.toml:7")) << Text;
-  EXPECT_TRUE(precededBy("\"zope.interface\" = \"7.2\"",
+  EXPECT_TRUE(PrecededBy("[[gpu]]", "# declared in machine.toml:7")) << Text;
+  EXPECT_TRUE(PrecededBy("\"zope.interface\" = \"7.2\"",
                          "# overridden by --set zope.interface=7.2"))
       << Text;
 }
@@ -484,7 +484,7 @@ TEST(FactsFileHostileTest, RandomBytesNeverCrash) {
   // A fixed pseudo-random sequence of mutations of a valid file.
   std::string Base = writeFactsToml(richFacts());
   uint64_t State = 0x9E3779B97F4A7C15ull;
-  auto next = [&] {
+  auto Next = [&] {
     State ^= State << 13;
     State ^= State >> 7;
     State ^= State << 17;
@@ -492,18 +492,18 @@ TEST(FactsFileHostileTest, RandomBytesNeverCrash) {
   };
   for (int Round = 0; Round < 300; ++Round) {
     std::string Text = Base;
-    int Mutations = 1 + next() % 8;
+    int Mutations = 1 + Next() % 8;
     for (int M = 0; M < Mutations; ++M) {
-      size_t Pos = next() % Text.size();
-      switch (next() % 3) {
+      size_t Pos = Next() % Text.size();
+      switch (Next() % 3) {
       case 0:
-        Text[Pos] = static_cast<char>(next() % 128);
+        Text[Pos] = static_cast<char>(Next() % 128);
         break;
       case 1:
-        Text.erase(Pos, 1 + next() % 16);
+        Text.erase(Pos, 1 + Next() % 16);
         break;
       default:
-        Text.insert(Pos, 1, "[]{}=\".,'#\n\\"[next() % 12]);
+        Text.insert(Pos, 1, "[]{}=\".,'#\n\\"[Next() % 12]);
         break;
       }
       if (Text.empty())
