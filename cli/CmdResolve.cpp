@@ -38,14 +38,15 @@ std::vector<OptionSpec> resolveOptionTable(bool Explain) {
   return Specs;
 }
 
-/// What a resolve needs, built from the options.
+/// A resolve from the options: what it was asked and what it decided.
 struct Prepared {
   std::unique_ptr<Workspace> W;
   MachineFacts Machine;
   ResolveRequest Request;
+  Resolution Result;
 };
 
-Expected<Prepared> prepare(Context &Ctx, const ParsedOptions &Opts,
+Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
                            StringRef ManifestPath) {
   Prepared P;
   auto W = loadWorkspace(Ctx, ManifestPath, Opts);
@@ -109,6 +110,12 @@ Expected<Prepared> prepare(Context &Ctx, const ParsedOptions &Opts,
       if (R.Name == "nvcc" && !R.Searched.empty())
         P.Request.NvccAbsentDetail = "searched: " + join(R.Searched, ", ");
   }
+  Workspace &WS = *P.W;
+  const PackageLookup Lookup = [&WS](StringRef N) { return WS.find(N); };
+  Expected<Resolution> R = resolve(P.Request, Lookup, P.Machine.F, WS.KB);
+  if (!R)
+    return R.takeError();
+  P.Result = std::move(*R);
   return std::move(P);
 }
 
@@ -164,14 +171,10 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
     Ctx.Err << "cudadeps: error: -o/--output needs --emit cmake|make|env\n";
     return ExitUsage;
   }
-  Expected<Prepared> P = prepare(Ctx, Opts, Opts.Positionals.front());
+  Expected<Prepared> P = prepareAndResolve(Ctx, Opts, Opts.Positionals.front());
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
-  const PackageLookup Lookup = [&](StringRef N) { return P->W->find(N); };
-  Expected<Resolution> R =
-      resolve(P->Request, Lookup, P->Machine.F, P->W->KB);
-  if (!R)
-    return reportError(R.takeError(), Ctx, ExitUsage);
+  const Resolution *R = &P->Result;
 
   bool Json = Opts.get("--format", "text") == "json";
   if (Opts.has("--emit")) {
@@ -190,8 +193,6 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
     Ctx.Out << formatv("{0:2}", renderJson(*R, P->Machine.F)) << '\n';
   else
     renderText(*R, Ctx.Out, Ctx.Color);
-  if (Opts.has("--no-fallback") && R->Status == ResolveStatus::Fallback)
-    return ExitUnsatisfiable;
   return exitCodeFor(*R);
 }
 
@@ -201,14 +202,10 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
                "usage: cudadeps explain MANIFEST PACKAGE [options]\n";
     return ExitUsage;
   }
-  Expected<Prepared> P = prepare(Ctx, Opts, Opts.Positionals[0]);
+  Expected<Prepared> P = prepareAndResolve(Ctx, Opts, Opts.Positionals[0]);
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
-  const PackageLookup Lookup = [&](StringRef N) { return P->W->find(N); };
-  Expected<Resolution> R =
-      resolve(P->Request, Lookup, P->Machine.F, P->W->KB);
-  if (!R)
-    return reportError(R.takeError(), Ctx, ExitUsage);
+  const Resolution *R = &P->Result;
   std::string Want = canonicalPackageName(Opts.Positionals[1]);
   const PackageResolution *PR = R->find(Want);
   if (!PR) {
