@@ -3,6 +3,9 @@
 // the first one. The CLI integration test reuses the same corpus.
 #include "ManifestTestUtil.h"
 
+#include "core/manifest/Consistency.h"
+#include "core/manifest/KnowledgeBase.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -45,10 +48,17 @@ TEST(BadManifestCorpus, EveryFileFailsAtTheExpectedLocation) {
     std::string Want = (*Expect)->getBuffer().trim().str();
 
     llvm::Expected<Manifest> M = loadManifest(Path);
-    // Files that parse cleanly must fail the lint stage.
+    // Files that parse cleanly must fail the lint stage: lintManifest, or
+    // the consistency checks against the shipped knowledge base.
     if (M) {
       llvm::Error E = lintManifest(*M);
-      ASSERT_TRUE(bool(E)) << "accepted by both the loader and lint";
+      if (!E) {
+        llvm::Expected<KnowledgeBase> KB = KnowledgeBase::loadDirectory(
+            CUDADEPS_SOURCE_DIR "/manifests/cuda");
+        ASSERT_TRUE(bool(KB)) << llvm::toString(KB.takeError());
+        E = checkConsistency(*M, *KB);
+      }
+      ASSERT_TRUE(bool(E)) << "accepted by the loader, lint and consistency";
       M = std::move(E);
     }
     std::vector<Diagnostic> D = diagnosticsOf(std::move(M));
