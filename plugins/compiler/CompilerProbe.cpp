@@ -83,21 +83,11 @@ std::optional<std::string> CompilerProbe::run(const ProbeContext &Ctx,
                                               llvm::StringRef Program,
                                               llvm::StringRef Flag,
                                               ProbeAnswer &Answer) const {
-  ProcessRequest Request;
-  Request.Argv = {Program.str(), Flag.str()};
-  Request.Env = Ctx.Env.all();
-  Request.Timeout = Ctx.CommandTimeout;
   std::string What = (Program + " " + Flag).str();
-  llvm::Expected<ProcessResult> Result = Ctx.Runner.run(Request);
-  if (!Result) {
-    Answer.Warnings.push_back(What + ": " + llvm::toString(Result.takeError()));
+  std::optional<ProcessResult> Result =
+      runTool(Ctx, {Program.str(), Flag.str()}, What, Answer);
+  if (!Result)
     return std::nullopt;
-  }
-  if (Result->TimedOut) {
-    Answer.Warnings.push_back(What + " timed out after " +
-                              formatSeconds(Ctx.CommandTimeout));
-    return std::nullopt;
-  }
   if (Result->ExitCode != 0) {
     spdlog::debug("compiler probe: {} exited with code {}", What, Result->ExitCode);
     return std::nullopt;

@@ -134,21 +134,11 @@ private:
 void CudaRuntimeProbe::askInterpreter(const ProbeContext &Ctx,
                                       PythonEnvironment &E,
                                       ProbeAnswer &Answer) const {
-  ProcessRequest Request;
-  Request.Argv = {E.Interpreter, "-c", InterpreterQuery};
-  Request.Env = Ctx.Env.all();
-  Request.Timeout = Ctx.CommandTimeout;
   std::string What = E.Interpreter + " -c 'import sys, sysconfig ...'";
-  llvm::Expected<ProcessResult> Result = Ctx.Runner.run(Request);
-  if (!Result) {
-    Answer.Warnings.push_back(What + ": " + llvm::toString(Result.takeError()));
+  std::optional<ProcessResult> Result =
+      runTool(Ctx, {E.Interpreter, "-c", InterpreterQuery}, What, Answer);
+  if (!Result)
     return;
-  }
-  if (Result->TimedOut) {
-    Answer.Warnings.push_back(What + " timed out after " +
-                              formatSeconds(Ctx.CommandTimeout));
-    return;
-  }
   if (Result->ExitCode != 0) {
     Answer.Warnings.push_back(What + " exited with code " +
                               std::to_string(Result->ExitCode));

@@ -200,22 +200,12 @@ void DriverProbe::askNvidiaSmi(const ProbeContext &Ctx, DriverFacts &Driver,
   Answer.Inputs.push_back(Smi);
   // Drivers before about 510 do not know compute_cap: ask again without it.
   for (bool WithCap : {true, false}) {
-    ProcessRequest Request;
-    Request.Argv = {Smi, WithCap ? SmiQuery : SmiQueryNoCap,
-                    "--format=csv,noheader"};
-    Request.Env = Ctx.Env.all();
-    Request.Timeout = Ctx.CommandTimeout;
-    std::string What = Smi + " " + Request.Argv[1];
-    llvm::Expected<ProcessResult> Result = Ctx.Runner.run(Request);
-    if (!Result) {
-      Answer.Warnings.push_back(What + ": " + llvm::toString(Result.takeError()));
+    const char *Query = WithCap ? SmiQuery : SmiQueryNoCap;
+    std::string What = Smi + " " + Query;
+    std::optional<ProcessResult> Result =
+        runTool(Ctx, {Smi, Query, "--format=csv,noheader"}, What, Answer);
+    if (!Result)
       return;
-    }
-    if (Result->TimedOut) {
-      Answer.Warnings.push_back(What + " timed out after " +
-                                formatSeconds(Ctx.CommandTimeout));
-      return;
-    }
     if (Result->ExitCode != 0) {
       spdlog::debug("driver probe: {} exited with code {}: {}{}", What,
                     Result->ExitCode, Result->Out, Result->Err);

@@ -245,21 +245,11 @@ std::optional<std::string>
 NvccProbe::runNvcc(const ProbeContext &Ctx, llvm::StringRef Nvcc,
                    llvm::StringRef Flag, ProbeAnswer &Answer,
                    bool WarnOnFailure) const {
-  ProcessRequest Request;
-  Request.Argv = {Nvcc.str(), Flag.str()};
-  Request.Env = Ctx.Env.all();
-  Request.Timeout = Ctx.CommandTimeout;
   std::string What = (Nvcc + " " + Flag).str();
-  llvm::Expected<ProcessResult> Result = Ctx.Runner.run(Request);
-  if (!Result) {
-    Answer.Warnings.push_back(What + ": " + llvm::toString(Result.takeError()));
+  std::optional<ProcessResult> Result =
+      runTool(Ctx, {Nvcc.str(), Flag.str()}, What, Answer);
+  if (!Result)
     return std::nullopt;
-  }
-  if (Result->TimedOut) {
-    Answer.Warnings.push_back(What + " timed out after " +
-                              formatSeconds(Ctx.CommandTimeout));
-    return std::nullopt;
-  }
   if (Result->ExitCode != 0) {
     if (WarnOnFailure)
       Answer.Warnings.push_back(What + " exited with code " +

@@ -115,6 +115,28 @@ std::string formatSeconds(std::chrono::milliseconds Duration) {
   return Text + "s";
 }
 
+std::optional<ProcessResult> runTool(const ProbeContext &Ctx,
+                                     std::vector<std::string> Argv,
+                                     llvm::StringRef What,
+                                     ProbeAnswer &Answer) {
+  ProcessRequest Request;
+  Request.Argv = std::move(Argv);
+  Request.Env = Ctx.Env.all();
+  Request.Timeout = Ctx.CommandTimeout;
+  llvm::Expected<ProcessResult> Result = Ctx.Runner.run(Request);
+  if (!Result) {
+    Answer.Warnings.push_back(What.str() + ": " +
+                              llvm::toString(Result.takeError()));
+    return std::nullopt;
+  }
+  if (Result->TimedOut) {
+    Answer.Warnings.push_back(What.str() + " timed out after " +
+                              formatSeconds(Ctx.CommandTimeout));
+    return std::nullopt;
+  }
+  return std::move(*Result);
+}
+
 void appendUnique(std::vector<std::string> &List, std::string Item) {
   if (std::find(List.begin(), List.end(), Item) == List.end())
     List.push_back(std::move(Item));

@@ -4,11 +4,13 @@
 // layouts, headers, /proc, site-packages. These helpers keep that reading in
 // one place: SysRoot handling, bounded reads, real paths and directory
 // listings that never throw and never fail loudly (a missing file is simply
-// absent).
+// absent). runTool runs the probes' external tools the same way.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_PLUGINS_PLATFORM_HOSTFILES_H
 #define CUDADEPS_PLUGINS_PLATFORM_HOSTFILES_H
+
+#include "core/plugin/Probe.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -54,6 +56,14 @@ std::string findInSearchPath(llvm::StringRef Name, llvm::StringRef SearchPath);
 
 /// "1s", "1.5s", "10s": how timeouts are written in warnings.
 std::string formatSeconds(std::chrono::milliseconds Duration);
+
+/// Runs \p Argv for a probe, with the context's environment and command
+/// timeout. When it cannot be started or times out, adds a warning that
+/// begins with \p What ("nvcc --version") to \p Answer and returns nullopt;
+/// otherwise returns the result whatever its exit code.
+std::optional<ProcessResult> runTool(const ProbeContext &Ctx,
+                                     std::vector<std::string> Argv,
+                                     llvm::StringRef What, ProbeAnswer &Answer);
 
 /// Appends \p Item to \p List unless it is already there.
 void appendUnique(std::vector<std::string> &List, std::string Item);
