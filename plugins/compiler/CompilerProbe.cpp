@@ -207,12 +207,7 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
   }
 
   if (Answer.Found.Compilers.empty()) {
-    ProbeAnswer None = ProbeAnswer::notPresent(
-        "no host C++ compiler found", std::move(Answer.Searched));
-    None.Warnings = std::move(Answer.Warnings);
-    None.Inputs = std::move(Answer.Inputs);
-    None.EnvInputs = std::move(Answer.EnvInputs);
-    return None;
+    return notPresentKeeping(std::move(Answer), "no host C++ compiler found");
   }
   Answer.What = ProbeAnswer::Kind::Found;
   return Answer;

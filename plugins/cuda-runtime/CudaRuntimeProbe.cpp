@@ -290,12 +290,8 @@ llvm::Expected<ProbeAnswer> CudaRuntimeProbe::probe(const ProbeContext &Ctx) {
   }
 
   if (!Answer.Found.Python && E.SitePackages.empty()) {
-    ProbeAnswer None = ProbeAnswer::notPresent(
-        "no readable Python environment found", std::move(Answer.Searched));
-    None.Warnings = std::move(Answer.Warnings);
-    None.Inputs = std::move(Answer.Inputs);
-    None.EnvInputs = std::move(Answer.EnvInputs);
-    return None;
+    return notPresentKeeping(std::move(Answer),
+                             "no readable Python environment found");
   }
   Answer.What = ProbeAnswer::Kind::Found;
   return Answer;

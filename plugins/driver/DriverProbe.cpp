@@ -249,12 +249,7 @@ llvm::Expected<ProbeAnswer> DriverProbe::probe(const ProbeContext &Ctx) {
     askNvidiaSmi(Ctx, Driver, Answer);
 
   if (!Driver.KernelVersion && !Driver.Cuda && Answer.Found.Gpus.empty()) {
-    ProbeAnswer None =
-        ProbeAnswer::notPresent("no NVIDIA driver found", std::move(Answer.Searched));
-    None.Warnings = std::move(Answer.Warnings);
-    None.Inputs = std::move(Answer.Inputs);
-    None.EnvInputs = std::move(Answer.EnvInputs);
-    return None;
+    return notPresentKeeping(std::move(Answer), "no NVIDIA driver found");
   }
   Answer.Found.Driver = std::move(Driver);
   Answer.What = ProbeAnswer::Kind::Found;

@@ -360,13 +360,9 @@ llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
   }
 
   if (Answer.Found.Nvccs.empty()) {
-    ProbeAnswer None = ProbeAnswer::notPresent(
-        Seen.empty() ? "no nvcc found" : "no usable nvcc found",
-        std::move(Answer.Searched));
-    None.Warnings = std::move(Answer.Warnings);
-    None.Inputs = std::move(Answer.Inputs);
-    None.EnvInputs = std::move(Answer.EnvInputs);
-    return None;
+    return notPresentKeeping(std::move(Answer), Seen.empty()
+                                                    ? "no nvcc found"
+                                                    : "no usable nvcc found");
   }
   Answer.What = ProbeAnswer::Kind::Found;
   return Answer;

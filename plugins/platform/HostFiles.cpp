@@ -137,6 +137,15 @@ std::optional<ProcessResult> runTool(const ProbeContext &Ctx,
   return std::move(*Result);
 }
 
+ProbeAnswer notPresentKeeping(ProbeAnswer &&Answer, std::string Reason) {
+  ProbeAnswer None =
+      ProbeAnswer::notPresent(std::move(Reason), std::move(Answer.Searched));
+  None.Warnings = std::move(Answer.Warnings);
+  None.Inputs = std::move(Answer.Inputs);
+  None.EnvInputs = std::move(Answer.EnvInputs);
+  return None;
+}
+
 void appendUnique(std::vector<std::string> &List, std::string Item) {
   if (std::find(List.begin(), List.end(), Item) == List.end())
     List.push_back(std::move(Item));

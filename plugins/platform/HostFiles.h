@@ -65,6 +65,10 @@ std::optional<ProcessResult> runTool(const ProbeContext &Ctx,
                                      std::vector<std::string> Argv,
                                      llvm::StringRef What, ProbeAnswer &Answer);
 
+/// A "not present" answer for \p Reason that keeps what \p Answer searched,
+/// warned about and depends on (its facts are dropped).
+ProbeAnswer notPresentKeeping(ProbeAnswer &&Answer, std::string Reason);
+
 /// Appends \p Item to \p List unless it is already there.
 void appendUnique(std::vector<std::string> &List, std::string Item);
 
