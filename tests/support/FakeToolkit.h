@@ -5,10 +5,14 @@
 // file executable; makeFakeToolkit lays out <root>/bin/nvcc (a shell script
 // answering --version in nvcc's real five-line format and --list-gpu-code)
 // and <root>/include/crt/host_config.h with nvcc's real limit lines.
+// ProbeRunOf runs one probe against such a machine with real processes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_TESTS_SUPPORT_FAKETOOLKIT_H
 #define CUDADEPS_TESTS_SUPPORT_FAKETOOLKIT_H
+
+#include "core/plugin/Probe.h"
+#include "core/support/Process.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -17,6 +21,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -156,6 +164,33 @@ inline std::string makeFakeToolkit(llvm::StringRef Root,
                     "      \"version\" : \"" + S.VersionJson + "\"\n   }\n}\n");
   }
   return std::string(Nvcc.str());
+}
+
+/// Runs the probe that \p Create makes with a fake environment, real
+/// processes and an optional fake SysRoot; a probe Error fails the test.
+template <std::unique_ptr<Probe> (*Create)()> struct ProbeRunOf {
+  MapEnvironment Env;
+  RealProcessRunner Runner;
+  std::string SysRoot;
+  std::chrono::milliseconds Timeout{10000};
+
+  ProbeAnswer run() {
+    ProbeContext Ctx{Env, Runner, Timeout, SysRoot};
+    llvm::Expected<ProbeAnswer> A = Create()->probe(Ctx);
+    if (!A) {
+      ADD_FAILURE() << llvm::toString(A.takeError());
+      return {};
+    }
+    return std::move(*A);
+  }
+};
+
+/// One line per element, for failure messages.
+inline std::string joined(const std::vector<std::string> &V) {
+  std::string S;
+  for (const std::string &X : V)
+    S += X + "\n";
+  return S;
 }
 
 } // namespace cudadeps::test

@@ -35,28 +35,7 @@ std::string fakeClang(llvm::StringRef Full) {
          "*) exit 1;;\nesac\n";
 }
 
-struct ProbeRun {
-  MapEnvironment Env;
-  RealProcessRunner Runner;
-  std::chrono::milliseconds Timeout{10000};
-
-  ProbeAnswer run() {
-    ProbeContext Ctx{Env, Runner, Timeout, ""};
-    llvm::Expected<ProbeAnswer> A = createCompilerProbe()->probe(Ctx);
-    if (!A) {
-      ADD_FAILURE() << llvm::toString(A.takeError());
-      return {};
-    }
-    return std::move(*A);
-  }
-};
-
-std::string joined(const std::vector<std::string> &V) {
-  std::string S;
-  for (const std::string &X : V)
-    S += X + "\n";
-  return S;
-}
+using ProbeRun = ProbeRunOf<createCompilerProbe>;
 
 } // namespace
 

@@ -46,28 +46,7 @@ void distInfo(llvm::StringRef Site, llvm::StringRef Dir, llvm::StringRef Name,
                 .str());
 }
 
-struct ProbeRun {
-  MapEnvironment Env;
-  RealProcessRunner Runner;
-  std::chrono::milliseconds Timeout{10000};
-
-  ProbeAnswer run() {
-    ProbeContext Ctx{Env, Runner, Timeout, ""};
-    llvm::Expected<ProbeAnswer> A = createCudaRuntimeProbe()->probe(Ctx);
-    if (!A) {
-      ADD_FAILURE() << llvm::toString(A.takeError());
-      return {};
-    }
-    return std::move(*A);
-  }
-};
-
-std::string joined(const std::vector<std::string> &V) {
-  std::string S;
-  for (const std::string &X : V)
-    S += X + "\n";
-  return S;
-}
+using ProbeRun = ProbeRunOf<createCudaRuntimeProbe>;
 
 } // namespace
 

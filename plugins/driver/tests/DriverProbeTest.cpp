@@ -72,34 +72,12 @@ std::string buildStub(const TempDir &T, llvm::StringRef Name, bool Hang) {
   return Lib;
 }
 
-struct ProbeRun {
-  MapEnvironment Env;
-  RealProcessRunner Runner;
-  std::string SysRoot;
-  std::chrono::milliseconds Timeout{10000};
-
-  ProbeAnswer run() {
-    ProbeContext Ctx{Env, Runner, Timeout, SysRoot};
-    llvm::Expected<ProbeAnswer> A = createDriverProbe()->probe(Ctx);
-    if (!A) {
-      ADD_FAILURE() << llvm::toString(A.takeError());
-      return {};
-    }
-    return std::move(*A);
-  }
-};
+using ProbeRun = ProbeRunOf<createDriverProbe>;
 
 const char *const ProcProprietary =
     "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 "
     "01:44:30 UTC 2024\n"
     "GCC version:  gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04)\n";
-
-std::string joined(const std::vector<std::string> &V) {
-  std::string S;
-  for (const std::string &X : V)
-    S += X + "\n";
-  return S;
-}
 
 } // namespace
 

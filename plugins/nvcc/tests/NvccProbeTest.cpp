@@ -26,29 +26,7 @@ const char *const Nvcc130Output =
     "Cuda compilation tools, release 13.0, V13.0.88\n"
     "Build cuda_13.0.r13.0/compiler.36424714_0\n";
 
-struct ProbeRun {
-  MapEnvironment Env;
-  RealProcessRunner Runner;
-  std::string SysRoot;
-  std::chrono::milliseconds Timeout{10000};
-
-  ProbeAnswer run() {
-    ProbeContext Ctx{Env, Runner, Timeout, SysRoot};
-    llvm::Expected<ProbeAnswer> A = createNvccProbe()->probe(Ctx);
-    if (!A) {
-      ADD_FAILURE() << llvm::toString(A.takeError());
-      return {};
-    }
-    return std::move(*A);
-  }
-};
-
-std::string joined(const std::vector<std::string> &V) {
-  std::string S;
-  for (const std::string &X : V)
-    S += X + "\n";
-  return S;
-}
+using ProbeRun = ProbeRunOf<createNvccProbe>;
 
 } // namespace
 
