@@ -11,6 +11,7 @@
 #include "core/manifest/KnowledgeBase.h"
 
 #include "core/manifest/Manifest.h"
+#include "core/support/TomlSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -38,30 +39,6 @@ const StringRef ToolkitKeys[] = {"cuda",       "max_gcc",       "max_clang",
                                  "min_driver", "source",        "note"};
 const StringRef FloorKeys[] = {"cuda_major", "min_driver", "source", "note"};
 const StringRef TorchKeys[] = {"torch", "cuda", "python", "source", "note"};
-
-StringRef typeName(const toml::node &N) {
-  switch (N.type()) {
-  case toml::node_type::string:
-    return "a string";
-  case toml::node_type::integer:
-    return "an integer";
-  case toml::node_type::floating_point:
-    return "a float";
-  case toml::node_type::boolean:
-    return "a boolean";
-  case toml::node_type::date:
-  case toml::node_type::time:
-  case toml::node_type::date_time:
-    return "a date";
-  case toml::node_type::array:
-    return N.is_array_of_tables() ? "an array of tables" : "an array";
-  case toml::node_type::table:
-    return "a table";
-  case toml::node_type::none:
-    break;
-  }
-  return "nothing";
-}
 
 /// The versions above every version of S (empty when S is empty or open
 /// above).
@@ -160,10 +137,7 @@ private:
   const std::vector<DriverFloorRow> &OldFloors;
   const std::vector<TorchRow> &OldTorches;
 
-  SourceLocation loc(const Region &R) const {
-    return {File, R.begin.line ? R.begin.line : 1u,
-            R.begin.line ? R.begin.column : 1u};
-  }
+  SourceLocation loc(const Region &R) const { return locationOf(File, R); }
   void error(const Region &R, const Twine &Message, StringRef Hint = {}) {
     SourceLocation L = loc(R);
     Diags.push_back({L.Line, L.Column, Message.str(), Hint.str()});

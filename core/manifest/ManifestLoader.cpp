@@ -10,6 +10,7 @@
 #include "core/manifest/ManifestLoader.h"
 
 #include "core/manifest/Template.h"
+#include "core/support/TomlSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -53,30 +54,6 @@ const StringRef BuildKindNames[] = {"torch-extension", "python", "cmake",
 const StringRef FactNamespaces[] = {"nvcc",   "driver", "torch",    "python",
                                     "gcc",    "clang",  "triton",   "platform",
                                     "gpu",    "compute_capability"};
-
-StringRef typeName(const toml::node &N) {
-  switch (N.type()) {
-  case toml::node_type::string:
-    return "a string";
-  case toml::node_type::integer:
-    return "an integer";
-  case toml::node_type::floating_point:
-    return "a float";
-  case toml::node_type::boolean:
-    return "a boolean";
-  case toml::node_type::date:
-  case toml::node_type::time:
-  case toml::node_type::date_time:
-    return "a date";
-  case toml::node_type::array:
-    return N.is_array_of_tables() ? "an array of tables" : "an array";
-  case toml::node_type::table:
-    return "a table";
-  case toml::node_type::none:
-    break;
-  }
-  return "nothing";
-}
 
 bool isEnvName(StringRef Name) {
   if (Name.empty() || Name.size() > 128 || isDigit(Name.front()))
@@ -181,10 +158,7 @@ private:
   std::string File;
   StringRef Text;
 
-  SourceLocation loc(const Region &R) const {
-    return {File, R.begin.line ? R.begin.line : 1u,
-            R.begin.line ? R.begin.column : 1u};
-  }
+  SourceLocation loc(const Region &R) const { return locationOf(File, R); }
   void error(const SourceLocation &L, const Twine &Message,
              StringRef Hint = {}) {
     Diags.error(L.Line, L.Column, Message, Hint);
