@@ -77,10 +77,7 @@ static int compareLocal(llvm::StringRef L, llvm::StringRef R) {
   return 0;
 }
 
-/// Quotes user text for an error message: non-printable bytes as \xNN,
-/// long text cut with "...".
-static std::string quote(llvm::StringRef Text) {
-  constexpr size_t MaxShown = 40;
+std::string cudadeps::quoteForMessage(llvm::StringRef Text, size_t MaxShown) {
   std::string Out = "'";
   for (size_t I = 0; I < Text.size() && I < MaxShown; ++I) {
     unsigned char C = Text[I];
@@ -96,6 +93,10 @@ static std::string quote(llvm::StringRef Text) {
     Out += "...";
   Out += "'";
   return Out;
+}
+
+static std::string quote(llvm::StringRef Text) {
+  return quoteForMessage(Text, 40);
 }
 
 namespace {

@@ -120,6 +120,10 @@ private:
   bool MaxPost = false;      // sorts after every post and local variant
 };
 
+/// Quotes user text for an error message: non-printable bytes and
+/// backslashes as \xNN, text longer than \p MaxShown bytes cut with "...".
+std::string quoteForMessage(llvm::StringRef Text, size_t MaxShown);
+
 } // namespace cudadeps
 
 #endif

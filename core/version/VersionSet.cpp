@@ -236,21 +236,7 @@ std::optional<Version> VersionSet::singleton() const {
 static constexpr size_t MaxSpecLength = 4096;
 
 static std::string quoteSpec(llvm::StringRef Text) {
-  constexpr size_t MaxShown = 60;
-  std::string Out = "'";
-  for (size_t I = 0; I < Text.size() && I < MaxShown; ++I) {
-    unsigned char C = Text[I];
-    if (C >= 0x20 && C < 0x7f && C != '\\') {
-      Out += static_cast<char>(C);
-      continue;
-    }
-    Out += "\\x";
-    Out += llvm::hexdigit(C >> 4, true);
-    Out += llvm::hexdigit(C & 15, true);
-  }
-  if (Text.size() > MaxShown)
-    Out += "...";
-  return Out + "'";
+  return quoteForMessage(Text, 60);
 }
 
 static llvm::Error specError(llvm::StringRef Clause, const llvm::Twine &What) {
