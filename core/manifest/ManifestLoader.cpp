@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "core/manifest/ManifestLoader.h"
 
+#include "core/manifest/GitSource.h"
 #include "core/manifest/Template.h"
 #include "core/support/TomlSupport.h"
 
@@ -188,6 +189,8 @@ private:
   std::optional<bool> getBool(const toml::table &T, StringRef Key,
                               StringRef Where);
   void checkTemplateValue(const Located &V);
+  void checkTagValue(const Located &V);
+  void checkGitProblem(const Located &V, const std::optional<GitProblem> &P);
   std::vector<Arch> getArchs(const toml::table &T, StringRef Where);
   std::map<std::string, Located> getEnv(const toml::table &T, StringRef Key,
                                         StringRef Where);
@@ -318,6 +321,33 @@ std::optional<bool> Loader::getBool(const toml::table &T, StringRef Key,
 void Loader::checkTemplateValue(const Located &V) {
   for (const TemplateProblem &P : checkTemplate(V.Value))
     error(locInside(V.Loc, V.Value, P.Offset), P.Message, P.Hint);
+}
+
+void Loader::checkGitProblem(const Located &V,
+                             const std::optional<GitProblem> &P) {
+  if (P)
+    error(locInside(V.Loc, V.Value, P->Offset), P->Message, P->Hint);
+}
+
+/// A tag template, and the tag it makes (with each placeholder standing for
+/// a plain version) as git reads a tag name.
+void Loader::checkTagValue(const Located &V) {
+  std::vector<TemplateProblem> Problems = checkTemplate(V.Value);
+  for (const TemplateProblem &P : Problems)
+    error(locInside(V.Loc, V.Value, P.Offset), P.Message, P.Hint);
+  if (!Problems.empty())
+    return;
+  Expected<std::string> Tag = expandTemplate(
+      V.Value, [](StringRef) -> std::optional<std::string> { return "0"; });
+  if (!Tag) {
+    consumeError(Tag.takeError());
+    return;
+  }
+  std::optional<GitProblem> P = checkGitRef(*Tag);
+  // Offsets past the first placeholder do not map back onto the template.
+  if (P && P->Offset > StringRef(V.Value).find('{'))
+    P->Offset = 0;
+  checkGitProblem(V, P);
 }
 
 std::vector<Arch> Loader::getArchs(const toml::table &T, StringRef Where) {
@@ -460,7 +490,7 @@ void Loader::parseRelease(const toml::table &T, StringRef PkgName,
     R.Loc = loc(T.source());
   }
   if (std::optional<Located> Tag = getString(T, "tag", "[[release]]", false)) {
-    checkTemplateValue(*Tag);
+    checkTagValue(*Tag);
     R.Tag = std::move(*Tag);
   }
   if (std::optional<Located> C = getString(T, "commit", "[[release]]", false)) {
@@ -643,14 +673,15 @@ void Loader::parsePackage(const toml::table &Root, const toml::table &T,
   if (auto S = getString(T, "summary", Where, false))
     P.Summary = S->Value;
   if (auto G = getString(T, "git", Where, false)) {
-    if (G->Value.empty() || StringRef(G->Value).contains(' '))
-      error(G->Loc, "'git' in [package] must be a repository URL or path");
-    else
+    std::optional<GitProblem> Problem =
+        checkGitUrl(G->Value, allowedGitSchemes());
+    checkGitProblem(*G, Problem);
+    if (!Problem)
       P.Git = std::move(*G);
   }
   P.Tag = {"v{version}", P.Loc};
   if (auto Tag = getString(T, "tag", Where, false)) {
-    checkTemplateValue(*Tag);
+    checkTagValue(*Tag);
     P.Tag = std::move(*Tag);
   }
   if (auto B = getString(T, "build", Where, true)) {

@@ -345,7 +345,7 @@ pakage = 1
 name = "p"
 sumary = "x"
 build = "torch-extension"
-git = "g"
+git = "https://e/g.git"
 [requires]
 nvcc = ">=12"
 [[release]]
@@ -458,7 +458,7 @@ TEST(ManifestErrors, UnknownPlaceholders) {
   auto D = errorsIn(R"(schema = 1
 [package]
 name = "p"
-git = "g"
+git = "https://e/g.git"
 build = "command"
 tag = "v{verison}"
 [[release]]
