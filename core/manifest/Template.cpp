@@ -17,7 +17,8 @@ ArrayRef<StringRef> knownPlaceholders() {
       "gencode",        "torch_arch_list",
       "python",         "torch.cuda_major",
       "torch.major_minor", "torch.cxx11_abi_upper",
-      "python.tag",     "platform.tag"};
+      "python.tag",     "platform.tag",
+      "arch_numbers"};
   return Names;
 }
 

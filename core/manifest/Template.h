@@ -22,7 +22,7 @@ namespace cudadeps {
 
 /// {version} {src} {out} {nvcc} {cuda_home} {cxx} {jobs} {archs} {gencode}
 /// {torch_arch_list} {python} {torch.cuda_major} {torch.major_minor}
-/// {torch.cxx11_abi_upper} {python.tag} {platform.tag}
+/// {torch.cxx11_abi_upper} {python.tag} {platform.tag} {arch_numbers}
 llvm::ArrayRef<llvm::StringRef> knownPlaceholders();
 
 /// One problem in a template; Offset is the byte offset of the offending
