@@ -2,6 +2,8 @@
 #include "cli/Commands.h"
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
+#include "cli/Emitter.h"
+#include "cli/OutputFile.h"
 #include "cli/ResolveRender.h"
 #include "core/plan/Resolver.h"
 
@@ -34,7 +36,10 @@ std::vector<OptionSpec> resolveOptionTable(bool Explain) {
                    "make or env",
                    false,
                    {"cmake", "make", "env"}});
-  Specs.push_back({"--output", "-o", "FILE", "write --emit output to FILE"});
+  Specs.push_back({"--output", "-o", "FILE",
+                   "write --emit output to FILE (untouched when unchanged)"});
+  Specs.push_back({"--package", "", "NAME",
+                   "--emit only this package's toolchain and environment"});
   return Specs;
 }
 
@@ -119,34 +124,73 @@ Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
   return std::move(P);
 }
 
-/// Writes Text to Path atomically: a temporary file renamed into place.
-Error writeAtomically(StringRef Path, StringRef Text) {
-  SmallString<256> Tmp;
-  int FD;
-  SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Tmp))
-    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      sys::fs::remove(Tmp);
-      return createStringError(inconvertibleErrorCode(),
-                               "cannot write " + Path);
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
-    sys::fs::remove(Tmp);
-    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
-  }
-  return Error::success();
-}
-
 int exitCodeFor(const Resolution &R) {
   return R.Status == ResolveStatus::Unsatisfiable ? ExitUnsatisfiable : ExitOk;
+}
+
+/// `--emit KIND [-o FILE] [--package NAME]`. Nothing is emitted when there
+/// is no buildable configuration (exit 1) or a value cannot be written
+/// safely (exit 2). Without -o the emitted text is stdout and the text
+/// report goes to stderr; with --format json stdout is one JSON document
+/// whose "emit" member holds the text.
+int emitHook(Context &Ctx, const ParsedOptions &Opts, const Prepared &P) {
+  const Resolution &R = P.Result;
+  bool Json = Opts.get("--format", "text") == "json";
+  EmitRequest Req;
+  Req.Kind = Opts.get("--emit");
+  if (Opts.has("--package")) {
+    Req.Package = canonicalPackageName(Opts.get("--package"));
+    if (!R.find(Req.Package)) {
+      std::vector<StringRef> Names;
+      for (const PackageResolution &X : R.Packages)
+        Names.push_back(X.Name);
+      std::string Hint = didYouMean(Req.Package, Names);
+      Ctx.Err << "cudadeps: error: --package '" << Opts.get("--package")
+              << "' is not part of this resolution"
+              << (Hint.empty() ? "" : "; " + Hint) << '\n';
+      return ExitUsage;
+    }
+  }
+  std::string File = Opts.get("--output");
+  std::optional<std::string> Text;
+  std::optional<bool> Changed;
+  if (R.Status != ResolveStatus::Unsatisfiable) {
+    Expected<std::string> E = renderEmit(R, Req);
+    if (!E)
+      return reportError(E.takeError(), Ctx, ExitUsage);
+    Text = std::move(*E);
+    if (!File.empty()) {
+      Expected<bool> W = writeFileIfChanged(File, *Text);
+      if (!W)
+        return reportError(W.takeError(), Ctx, ExitUsage);
+      Changed = *W;
+    }
+  }
+  if (Json) {
+    json::Value Doc = renderJson(R, P.Machine.F);
+    json::Object Emit{
+        {"kind", Req.Kind},
+        {"file", File.empty() ? json::Value(nullptr) : json::Value(File)},
+        {"text", Text ? json::Value(*Text) : json::Value(nullptr)},
+        {"changed", Changed ? json::Value(*Changed) : json::Value(nullptr)}};
+    (*Doc.getAsObject())["emit"] = std::move(Emit);
+    Ctx.Out << formatv("{0:2}", Doc) << '\n';
+  } else if (File.empty()) {
+    // The emitted text is the result; the report goes to stderr.
+    if (Text)
+      Ctx.Out << *Text;
+    renderText(R, Ctx.Err, false);
+  } else {
+    renderText(R, Ctx.Out, Ctx.Color);
+  }
+  if (!File.empty())
+    Ctx.Err << "cudadeps: "
+            << (!Text     ? "nothing written to " + File +
+                                " (no buildable configuration)"
+                : *Changed ? "wrote " + File
+                           : File + " is up to date")
+            << '\n';
+  return exitCodeFor(R);
 }
 
 } // namespace
@@ -167,33 +211,26 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
                "usage: cudadeps resolve MANIFEST [options]\n";
     return ExitUsage;
   }
-  if (Opts.has("--output") && !Opts.has("--emit")) {
-    Ctx.Err << "cudadeps: error: -o/--output needs --emit cmake|make|env\n";
-    return ExitUsage;
-  }
+  for (StringRef Needs : {"--output", "--package"})
+    if (Opts.has(Needs) && !Opts.has("--emit")) {
+      Ctx.Err << "cudadeps: error: " << Needs
+              << " needs --emit cmake|make|env\n";
+      return ExitUsage;
+    }
   Expected<Prepared> P = prepareAndResolve(Ctx, Opts, Opts.Positionals.front());
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
   const Resolution *R = &P->Result;
 
   bool Json = Opts.get("--format", "text") == "json";
-  if (Opts.has("--emit")) {
-    std::string Emitted = renderEmit(*R, Opts.get("--emit"));
-    if (Opts.has("--output")) {
-      if (Error E = writeAtomically(Opts.get("--output"), Emitted))
-        return reportError(std::move(E), Ctx, ExitUsage);
-    } else {
-      // The emitted script is the result; the report goes to stderr.
-      Ctx.Out << Emitted;
-      renderText(*R, Ctx.Err, false);
-      return exitCodeFor(*R);
-    }
+  if (!Opts.has("--emit")) {
+    if (Json)
+      Ctx.Out << formatv("{0:2}", renderJson(*R, P->Machine.F)) << '\n';
+    else
+      renderText(*R, Ctx.Out, Ctx.Color);
+    return exitCodeFor(*R);
   }
-  if (Json)
-    Ctx.Out << formatv("{0:2}", renderJson(*R, P->Machine.F)) << '\n';
-  else
-    renderText(*R, Ctx.Out, Ctx.Color);
-  return exitCodeFor(*R);
+  return emitHook(Ctx, Opts, *P);
 }
 
 int runExplain(Context &Ctx, const ParsedOptions &Opts) {

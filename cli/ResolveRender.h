@@ -1,4 +1,4 @@
-//===- ResolveRender.h - a Resolution as text, JSON or a build-system hook --===//
+//===- ResolveRender.h - a Resolution as text or JSON ----------------------===//
 #ifndef CUDADEPS_CLI_RESOLVERENDER_H
 #define CUDADEPS_CLI_RESOLVERENDER_H
 
@@ -16,9 +16,6 @@ void renderText(const Resolution &R, llvm::raw_ostream &OS, bool Color);
 
 /// The JSON document of DESIGN.md section 6.
 llvm::json::Value renderJson(const Resolution &R, const Facts &F);
-
-/// `--emit cmake|make|env`: the toolchain the source builds use.
-std::string renderEmit(const Resolution &R, llvm::StringRef Kind);
 
 } // namespace cudadeps::cli
 

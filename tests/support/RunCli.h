@@ -28,15 +28,17 @@ inline std::string readWhole(llvm::StringRef Path) {
   return B ? (*B)->getBuffer().str() : std::string();
 }
 
-/// Runs CUDADEPS_BINARY with Args. Env entries replace or add variables of
-/// the current environment; an entry with an empty value removes it.
-inline RunResult runCudadeps(const std::vector<std::string> &Args,
-                             const std::map<std::string, std::string> &Env = {},
-                             unsigned TimeoutSeconds = 120) {
+/// Runs \p Program (a path) with Args in the working directory of the test.
+/// Env entries replace or add variables of the current environment; an
+/// entry with an empty value removes it.
+inline RunResult runProgram(llvm::StringRef Program,
+                            const std::vector<std::string> &Args,
+                            const std::map<std::string, std::string> &Env = {},
+                            unsigned TimeoutSeconds = 120) {
   llvm::SmallString<128> OutPath, ErrPath;
   llvm::sys::fs::createTemporaryFile("cudadeps-out", "txt", OutPath);
   llvm::sys::fs::createTemporaryFile("cudadeps-err", "txt", ErrPath);
-  std::vector<llvm::StringRef> Argv{CUDADEPS_BINARY};
+  std::vector<llvm::StringRef> Argv{Program};
   for (const std::string &A : Args)
     Argv.push_back(A);
   std::vector<std::string> EnvStore;
@@ -45,7 +47,6 @@ inline RunResult runCudadeps(const std::vector<std::string> &Args,
     if (!Env.count(KV.split('=').first.str()))
       EnvStore.push_back(KV.str());
   }
-  EnvStore.push_back("NO_COLOR=1");
   for (const auto &[K, V] : Env)
     if (!V.empty())
       EnvStore.push_back(K + "=" + V);
@@ -59,15 +60,28 @@ inline RunResult runCudadeps(const std::vector<std::string> &Args,
 #endif
   RunResult R;
   std::string ErrMsg;
-  R.Code = llvm::sys::ExecuteAndWait(CUDADEPS_BINARY, Argv,
+  R.Code = llvm::sys::ExecuteAndWait(Program, Argv,
                                      llvm::ArrayRef<llvm::StringRef>(EnvRefs),
-                                     Redirects,
-                                     TimeoutSeconds, 0, &ErrMsg);
+                                     Redirects, TimeoutSeconds, 0, &ErrMsg);
   R.Out = readWhole(OutPath);
   R.Err = readWhole(ErrPath) + ErrMsg;
   llvm::sys::fs::remove(OutPath);
   llvm::sys::fs::remove(ErrPath);
   return R;
+}
+
+/// The path of \p Name on PATH, or empty.
+inline std::string findProgram(llvm::StringRef Name) {
+  llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Name);
+  return P ? *P : std::string();
+}
+
+/// Runs CUDADEPS_BINARY with Args (NO_COLOR set); Env as for runProgram.
+inline RunResult runCudadeps(const std::vector<std::string> &Args,
+                             std::map<std::string, std::string> Env = {},
+                             unsigned TimeoutSeconds = 120) {
+  Env.emplace("NO_COLOR", "1");
+  return runProgram(CUDADEPS_BINARY, Args, Env, TimeoutSeconds);
 }
 
 } // namespace cudadeps::test

@@ -1,0 +1,39 @@
+//===- Emitter.h - `resolve --emit cmake|make|env`: the pre-build hooks ----===//
+//
+// Writes the decision for a build system to include before it compiles: the
+// toolchain (nvcc, host compiler, archs, launcher), one CUDADEPS_<PACKAGE>_*
+// group per decision, and for `env` each source build's computed
+// environment. Every value is quoted for its target language
+// (EmitQuoting.h); a value that cannot be expressed safely is an error
+// naming the value and where it came from, and nothing is emitted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CLI_EMITTER_H
+#define CUDADEPS_CLI_EMITTER_H
+
+#include "core/plan/Resolution.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cudadeps::cli {
+
+struct EmitRequest {
+  std::string Kind; // "cmake", "make" or "env"
+  /// Only this package (canonical name); empty = every package.
+  std::string Package;
+  /// The compiler launcher chosen (a path), empty when none.
+  std::string Launcher;
+};
+
+/// The text to include, or an error when a value cannot be written safely.
+llvm::Expected<std::string> renderEmit(const Resolution &R,
+                                       const EmitRequest &Req);
+
+} // namespace cudadeps::cli
+
+#endif

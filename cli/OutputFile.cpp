@@ -1,0 +1,62 @@
+//===- OutputFile.cpp - files cudadeps writes for other tools to read ------===//
+#include "cli/OutputFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace cudadeps::cli {
+
+namespace {
+
+/// True when Path is a regular file whose content is Text; reads at most
+/// Text.size() + 1 bytes.
+bool holdsExactly(StringRef Path, StringRef Text) {
+  sys::fs::file_status St;
+  if (sys::fs::status(Path, St) || !sys::fs::is_regular_file(St) ||
+      St.getSize() != Text.size())
+    return false;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  return B && (*B)->getBuffer() == Text;
+}
+
+Error cannotWrite(StringRef Path, const Twine &Why) {
+  return createStringError(inconvertibleErrorCode(),
+                           "cannot write " + Path + ": " + Why);
+}
+
+} // namespace
+
+Expected<bool> writeFileIfChanged(StringRef Path, StringRef Text) {
+  if (holdsExactly(Path, Text))
+    return false;
+  SmallString<256> Model(Path);
+  Model += ".tmp-%%%%%%";
+  SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Tmp))
+    return cannotWrite(Path, EC.message());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      std::string Why = OS.error().message();
+      OS.clear_error();
+      sys::fs::remove(Tmp);
+      return cannotWrite(Path, Why);
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
+    sys::fs::remove(Tmp);
+    return cannotWrite(Path, EC.message());
+  }
+  return true;
+}
+
+} // namespace cudadeps::cli
