@@ -1,0 +1,170 @@
+//===- FactProvider.h - manifests + machine facts as a PubGrub problem ----===//
+//
+// The solver's view of a resolve: which versions each package has, what each
+// version depends on, and the machine's facts as external incompatibilities
+// with their own wording. Facts enter as conda's virtual packages do: every
+// toolkit found is a candidate version of `nvcc`, every host compiler a
+// candidate of `host-compiler`, fixed facts (torch, python, driver, ...)
+// single versions; an absent fact is a first-class cause.
+//
+// The encoding: a manifest package's strategy is its solver version's epoch
+// (0 = prebuilt, 1 = source or no-build); a host compiler's family is the
+// epoch of `host-compiler` (0 = gcc, 1 = clang). Messages never show it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_PLAN_FACTPROVIDER_H
+#define CUDADEPS_CORE_PLAN_FACTPROVIDER_H
+
+#include "core/facts/Facts.h"
+#include "core/manifest/KnowledgeBase.h"
+#include "core/manifest/Manifest.h"
+#include "core/plan/Resolver.h"
+#include "core/solver/PackageSolver.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudadeps {
+
+namespace encoding {
+
+/// Solver-level package names of machine facts.
+inline constexpr llvm::StringLiteral NvccPkg = "nvcc";
+inline constexpr llvm::StringLiteral CompilerPkg = "host-compiler";
+
+/// The build strategy of a manifest package version is its epoch.
+inline constexpr uint64_t PrebuiltEpoch = 0;
+inline constexpr uint64_t SourceEpoch = 1;
+/// Host compiler families are epochs of host-compiler.
+inline constexpr uint64_t GccEpoch = 0;
+inline constexpr uint64_t ClangEpoch = 1;
+
+Version epochStart(uint64_t E);
+VersionSet epochRange(uint64_t E);
+/// The same set with every version moved into epoch E (R must be epoch 0).
+VersionSet lift(const VersionSet &R, uint64_t E);
+/// The part of S in epoch E, moved back to epoch 0.
+VersionSet project(const VersionSet &S, uint64_t E);
+/// "<= N" over a major version: everything below N+1.
+VersionSet upToMajor(unsigned N);
+VersionSet sameMajor(uint64_t M);
+std::string majorMinor(const Version &V);
+
+} // namespace encoding
+
+/// What the machine offers for a fixed fact package, or nullopt.
+struct FixedFact {
+  std::optional<Version> Ver;
+  std::string Absent; // wording when absent
+};
+
+class FactProvider : public PackageProvider {
+public:
+  FactProvider(const ResolveRequest &Req, const PackageLookup &Lookup,
+               const Facts &F, const KnowledgeBase &KB,
+               std::vector<std::string> Targets);
+
+  /// Replaces the root's requirement on a package by a solver-level set
+  /// (used to ask "why not the newest release from source?").
+  void pinRoot(const std::string &Package, VersionSet Set);
+
+  // The root's requirements, in solver terms.
+  std::vector<std::pair<std::string, VersionSet>> rootDeps() const;
+
+  std::vector<Version> versions(const std::string &P) override;
+
+  PackageDependencies dependencies(const std::string &P,
+                                   const Version &V) override;
+
+  std::vector<SolverFact> facts(const std::string &P) override;
+
+  // --- queries used after solving ---------------------------------------
+
+  const NvccFacts *toolkit(const Version &V) const {
+    for (const NvccFacts *T : Toolkits)
+      if (T->Ver == V)
+        return T;
+    return nullptr;
+  }
+  const CompilerFacts *compiler(const Version &V) const {
+    for (const auto &C : Compilers)
+      if (C.first == V)
+        return C.second;
+    return nullptr;
+  }
+  const std::vector<const NvccFacts *> &toolkits() const { return Toolkits; }
+  const std::vector<std::pair<Version, const CompilerFacts *>> &
+  compilers() const {
+    return Compilers;
+  }
+  const std::vector<SolverFact> &allFacts() const { return AllFacts; }
+  bool isManifestPackage(const std::string &P) const { return Lookup(P); }
+
+  /// "the toolkits found are 12.1.105 (/usr/local/cuda-12.1/bin/nvcc), ..."
+  std::string describeCandidates(llvm::StringRef P) const;
+  const std::vector<std::string> &hintsFor(const std::string &Text) const {
+    static const std::vector<std::string> None;
+    auto It = Hints.find(Text);
+    return It == Hints.end() ? None : It->second;
+  }
+
+  /// The archs a build compiles: target ∩ release ∩ what nvcc supports.
+  std::vector<std::string> archsFor(const Release &Rel,
+                                    const NvccFacts *Nvcc) const;
+
+  std::optional<std::string> prebuiltUrl(const Package &Pkg,
+                                         const Release &Rel) const;
+
+  /// Solver-level name and set of a requirement KEY = RANGE.
+  std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
+                                                    const VersionSet &R) const;
+
+private:
+  static Version compilerVersion(const CompilerFacts &C);
+
+  SolverFact fact(std::vector<std::pair<std::string, PackageTerm>> Terms,
+                  std::string Text, std::vector<std::string> HintLines);
+
+  FixedFact fixedFact(llvm::StringRef P) const;
+
+  std::vector<std::string> intersectArchs(llvm::ArrayRef<std::string> Want,
+                                          const Release &Rel) const;
+
+  bool nvccSupports(const NvccFacts &N, llvm::StringRef A) const;
+
+  /// The toolkit versions that can compile A: the knowledge base's range,
+  /// corrected by what each toolkit found says of itself.
+  VersionSet nvccRangeFor(llvm::StringRef A) const;
+
+  std::string describeTarget(llvm::StringRef A) const;
+
+  /// Why the published binaries of Rel do not fit this machine; "" if one
+  /// does.
+  std::string prebuiltMismatch(const Package &Pkg, const Release &Rel) const;
+
+  void nvccFacts(std::vector<SolverFact> &Out);
+
+  std::vector<std::string> installNvccHints(const Version &Cuda) const;
+
+  void packageFacts(const Package &Pkg, std::vector<SolverFact> &Out);
+
+  const ResolveRequest &Req;
+  const PackageLookup &Lookup;
+  const Facts &F;
+  const KnowledgeBase &KB;
+  std::vector<std::string> Targets;
+  std::vector<const NvccFacts *> Toolkits;
+  std::vector<std::pair<Version, const CompilerFacts *>> Compilers;
+  std::map<std::string, std::vector<std::string>> Hints;
+  std::vector<SolverFact> AllFacts;
+  std::map<std::string, VersionSet> RootPins;
+};
+
+} // namespace cudadeps
+
+#endif
