@@ -5,6 +5,8 @@
 #include "cli/Emitter.h"
 #include "cli/OutputFile.h"
 #include "cli/ResolveRender.h"
+#include "core/plan/BuildEnvironment.h"
+#include "core/plan/Launcher.h"
 #include "core/plan/Resolver.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -40,6 +42,9 @@ std::vector<OptionSpec> resolveOptionTable(bool Explain) {
                    "write --emit output to FILE (untouched when unchanged)"});
   Specs.push_back({"--package", "", "NAME",
                    "--emit only this package's toolchain and environment"});
+  Specs.push_back({"--launcher", "", "LAUNCHER",
+                   "--emit a compiler launcher: ccache, sccache, auto (either, "
+                   "when installed), none (default) or a path"});
   return Specs;
 }
 
@@ -133,7 +138,7 @@ int exitCodeFor(const Resolution &R) {
 /// safely (exit 2). Without -o the emitted text is stdout and the text
 /// report goes to stderr; with --format json stdout is one JSON document
 /// whose "emit" member holds the text.
-int emitHook(Context &Ctx, const ParsedOptions &Opts, const Prepared &P) {
+int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P) {
   const Resolution &R = P.Result;
   bool Json = Opts.get("--format", "text") == "json";
   EmitRequest Req;
@@ -149,6 +154,27 @@ int emitHook(Context &Ctx, const ParsedOptions &Opts, const Prepared &P) {
               << "' is not part of this resolution"
               << (Hint.empty() ? "" : "; " + Hint) << '\n';
       return ExitUsage;
+    }
+  }
+  Expected<std::string> Launcher = chooseLauncher(
+      Opts.get("--launcher", "none"),
+      std::getenv("PATH") ? std::getenv("PATH") : "");
+  if (!Launcher)
+    return reportError(Launcher.takeError(), Ctx, ExitUsage);
+  Req.Launcher = *Launcher;
+  if (Req.Kind == "env") {
+    BuildEnvironmentOptions EnvOpts;
+    EnvOpts.Launcher = Req.Launcher;
+    for (const PackageResolution &PR : R.Packages) {
+      const Package *Pkg = P.W->find(PR.Name);
+      if (PR.How != Strategy::Source || !Pkg ||
+          (!Req.Package.empty() && PR.Name != Req.Package))
+        continue;
+      Expected<BuildEnvironment> BE =
+          computeBuildEnvironment(*Pkg, PR, P.Machine.F, EnvOpts);
+      if (!BE)
+        return reportError(BE.takeError(), Ctx, ExitUsage);
+      Req.BuildEnvs[PR.Name] = BE->Vars;
     }
   }
   std::string File = Opts.get("--output");
@@ -211,7 +237,7 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
                "usage: cudadeps resolve MANIFEST [options]\n";
     return ExitUsage;
   }
-  for (StringRef Needs : {"--output", "--package"})
+  for (StringRef Needs : {"--output", "--package", "--launcher"})
     if (Opts.has(Needs) && !Opts.has("--emit")) {
       Ctx.Err << "cudadeps: error: " << Needs
               << " needs --emit cmake|make|env\n";

@@ -47,21 +47,8 @@ Toolchain toolchainOf(ArrayRef<const PackageResolution *> Packages) {
         T.Archs.push_back(A);
   }
   if (T.Nvcc)
-    T.CudaHome =
-        sys::path::parent_path(sys::path::parent_path(T.Nvcc->Path)).str();
+    T.CudaHome = toolkitRoot(T.Nvcc->Path);
   return T;
-}
-
-/// sm_90a -> 90a.
-std::string archNumber(StringRef A) { return A.drop_front(3).str(); }
-
-/// 90a -> 9.0a, 120 -> 12.0.
-std::string torchArch(StringRef A) {
-  std::string N = archNumber(A);
-  StringRef Num = StringRef(N).rtrim("af");
-  return formatv("{0}.{1}{2}", Num.drop_back(1), Num.take_back(1),
-                 StringRef(N).drop_front(Num.size()))
-      .str();
 }
 
 /// A value on its way into a file, with what it is for error messages.
@@ -90,7 +77,12 @@ class Writer {
 public:
   Writer(StringRef Kind) : Kind(Kind), OS(Out) {}
 
-  void comment(const Twine &Text) { OS << "# " << Text << '\n'; }
+  /// A comment line; bytes that could end it (a newline, or a backslash
+  /// that continues a Make comment) are written as \xNN.
+  void comment(const Twine &Text) { OS << "# " << commentText(Text) << '\n'; }
+
+  /// Raw text the emitter itself composed (never a value).
+  void line(StringRef Text) { OS << Text << '\n'; }
 
   /// One scalar variable.
   void set(StringRef Name, const Value &V) { list(Name, {V}); }
@@ -128,8 +120,10 @@ public:
     }
   }
 
-  /// export NAME=VALUE (sh); \p PrependTo puts the value in front of it.
-  void exportVar(StringRef Name, const Value &V, StringRef PrependTo = {}) {
+  /// export NAME=VALUE (sh); \p PrependTo puts the value in front of it;
+  /// \p Note is a comment at the end of the line.
+  void exportVar(StringRef Name, const Value &V, StringRef PrependTo = {},
+                 StringRef Note = {}) {
     if (Failed)
       return;
     if (!isShellVariableName(Name))
@@ -144,6 +138,8 @@ public:
     OS << "export " << Name << '=' << *Q;
     if (!PrependTo.empty())
       OS << ":\"$" << PrependTo << '"';
+    if (!Note.empty())
+      OS << "  # " << commentText(Note);
     OS << '\n';
   }
 
@@ -154,6 +150,23 @@ public:
   }
 
 private:
+  /// Text for a comment: bytes that could end it (a newline, or a
+  /// backslash that continues a Make comment) are written as \xNN.
+  static std::string commentText(const Twine &Text) {
+    std::string Out;
+    for (char C : Text.str()) {
+      unsigned char U = C;
+      if (U >= 0x20 && U < 0x7f && C != '\\') {
+        Out += C;
+        continue;
+      }
+      Out += "\\x";
+      Out += hexdigit(U >> 4, true);
+      Out += hexdigit(U & 15, true);
+    }
+    return Out;
+  }
+
   void fail(Error E) {
     if (!Failed)
       Failed = std::move(E);
@@ -186,8 +199,9 @@ void writeToolchain(Writer &W, StringRef Kind, const Toolchain &T,
       W.set("CMAKE_CUDA_HOST_COMPILER", Cxx);
     if (!T.Archs.empty()) {
       std::vector<Value> Nums;
-      for (const std::string &A : T.Archs)
-        Nums.push_back(plain(archNumber(A), "an arch"));
+      std::string Numbers = archNumbers(T.Archs);
+      for (StringRef N : split(Numbers, ';'))
+        Nums.push_back(plain(N.str(), "an arch"));
       W.list("CMAKE_CUDA_ARCHITECTURES", Nums);
     }
     if (!Launcher.empty())
@@ -201,31 +215,13 @@ void writeToolchain(Writer &W, StringRef Kind, const Toolchain &T,
       W.set("NVCC_CCBIN", Cxx);
     if (!T.Archs.empty()) {
       std::vector<Value> Flags;
-      for (const std::string &A : T.Archs) {
-        std::string N = archNumber(A);
-        Flags.push_back(plain("-gencode", "an nvcc flag"));
-        Flags.push_back(
-            plain("arch=compute_" + N + ",code=sm_" + N, "an nvcc flag"));
-      }
+      std::string Gencode = gencodeFlags(T.Archs);
+      for (StringRef F : split(Gencode, ' '))
+        Flags.push_back(plain(F.str(), "an nvcc flag"));
       W.list("CUDA_ARCH_FLAGS", Flags);
     }
     if (!Launcher.empty())
       W.set("CUDA_LAUNCHER", Launch);
-  } else {
-    if (T.Nvcc) {
-      W.exportVar("CUDA_HOME", Home);
-      W.exportVar("PATH", {T.CudaHome + "/bin", Home.What, Home.From}, "PATH");
-    }
-    if (T.Cxx) {
-      W.exportVar("NVCC_CCBIN", Cxx);
-      W.exportVar("CUDAHOSTCXX", Cxx);
-    }
-    if (!T.Archs.empty()) {
-      std::vector<std::string> List;
-      for (const std::string &A : T.Archs)
-        List.push_back(torchArch(A));
-      W.exportVar("TORCH_CUDA_ARCH_LIST", plain(join(List, ";"), "an arch"));
-    }
   }
 }
 
@@ -257,6 +253,54 @@ void writeDecisions(Writer &W, const Resolution &R,
   }
 }
 
+/// export NAME=VALUE for one build variable (PATH-like ones prepended).
+void exportBuildVar(Writer &W, const BuildVar &V) {
+  W.exportVar(V.Name, {V.Value, "the value of " + V.Name, V.Origin},
+              V.Prepend ? StringRef(V.Name) : StringRef(), V.Origin);
+}
+
+/// `env`: the build environment of each source build, and each chosen
+/// fallback's selection variables.
+void writeBuildEnvs(Writer &W, ArrayRef<const PackageResolution *> Packages,
+                    const std::map<std::string, std::vector<BuildVar>> &Envs) {
+  std::vector<std::pair<const PackageResolution *, const std::vector<BuildVar> *>>
+      Builds;
+  for (const PackageResolution *P : Packages)
+    if (auto It = Envs.find(P->Name); It != Envs.end())
+      Builds.push_back({P, &It->second});
+  // What every build shares is exported directly.
+  auto Shared = [&](const BuildVar &V) {
+    return all_of(Builds, [&](const auto &B) {
+      return any_of(*B.second, [&](const BuildVar &X) {
+        return X.Name == V.Name && X.Value == V.Value && X.Prepend == V.Prepend;
+      });
+    });
+  };
+  if (!Builds.empty())
+    for (const BuildVar &V : *Builds.front().second)
+      if (Shared(V))
+        exportBuildVar(W, V);
+  if (Builds.size() > 1)
+    for (const auto &[P, Vars] : Builds) {
+      if (all_of(*Vars, Shared))
+        continue;
+      std::string Fn = "cudadeps_env_" + StringRef(variableNamePart(P->Name)).lower();
+      W.comment(P->Name + (P->Ver ? " " + P->Ver->str() : "") +
+                " needs more: run " + Fn + " before building it (or emit "
+                "with --package " + P->Name + ")");
+      W.line(Fn + "() {");
+      for (const BuildVar &V : *Vars)
+        if (!Shared(V))
+          exportBuildVar(W, V);
+      W.line("}");
+    }
+  for (const PackageResolution *P : Packages)
+    if (P->Fallback)
+      for (const auto &[K, V] : P->Fallback->Env)
+        W.exportVar(K, {V, "the value of " + K,
+                        "fallback '" + P->Fallback->Name + "' of " + P->Name});
+}
+
 } // namespace
 
 Expected<std::string> renderEmit(const Resolution &R, const EmitRequest &Req) {
@@ -270,16 +314,10 @@ Expected<std::string> renderEmit(const Resolution &R, const EmitRequest &Req) {
     W.comment("generated by cudadeps resolve: the toolchain for the CUDA "
               "builds");
   writeToolchain(W, Req.Kind, T, Req.Launcher);
-  if (Req.Kind == "env") {
-    for (const PackageResolution *P : Packages)
-      if (P->Fallback)
-        for (const auto &[K, V] : P->Fallback->Env)
-          W.exportVar(K, {V, "the value of " + K,
-                          "fallback '" + P->Fallback->Name + "' of " +
-                              P->Name});
-  } else {
+  if (Req.Kind == "env")
+    writeBuildEnvs(W, Packages, Req.BuildEnvs);
+  else
     writeDecisions(W, R, Packages);
-  }
   return W.take();
 }
 

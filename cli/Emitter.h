@@ -3,7 +3,10 @@
 // Writes the decision for a build system to include before it compiles: the
 // toolchain (nvcc, host compiler, archs, launcher), one CUDADEPS_<PACKAGE>_*
 // group per decision, and for `env` each source build's computed
-// environment. Every value is quoted for its target language
+// environment (BuildEnvironment.h: the one definition `cudadeps build` uses
+// too). When the selected source builds need different environments, `env`
+// exports what they share and writes one shell function per package,
+// cudadeps_env_<package>, that exports the rest. Every value is quoted for its target language
 // (EmitQuoting.h); a value that cannot be expressed safely is an error
 // naming the value and where it came from, and nothing is emitted.
 //
@@ -11,6 +14,7 @@
 #ifndef CUDADEPS_CLI_EMITTER_H
 #define CUDADEPS_CLI_EMITTER_H
 
+#include "core/plan/BuildEnvironment.h"
 #include "core/plan/Resolution.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -28,6 +32,9 @@ struct EmitRequest {
   std::string Package;
   /// The compiler launcher chosen (a path), empty when none.
   std::string Launcher;
+  /// `env`: the computed build environment of each selected source build
+  /// (computeBuildEnvironment), by package name.
+  std::map<std::string, std::vector<BuildVar>> BuildEnvs;
 };
 
 /// The text to include, or an error when a value cannot be written safely.

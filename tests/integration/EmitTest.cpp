@@ -195,5 +195,113 @@ TEST(Emit, PackageOptionIsChecked) {
   R = resolveDemo("rtx5090-two-toolkits",
                   {"--emit", "env", "--package", "Demo_Ext"});
   EXPECT_EQ(R.Code, 0) << R.Err;
-  EXPECT_THAT(R.Out, HasSubstr("export TORCH_CUDA_ARCH_LIST=12.0\n"));
+  EXPECT_THAT(R.Out, HasSubstr("export TORCH_CUDA_ARCH_LIST=12.0  #"));
+}
+
+namespace {
+
+/// Two source builds that need different environments: a (a knob, the
+/// default memory per job) and b (64 GiB per job).
+struct TwoPackages {
+  TempDir Dir{"cudadeps-emit-two"};
+  std::string Project = Dir.sub("project.toml");
+  TwoPackages() {
+    writeFile(Project, "schema = 1\n[project]\nname = \"two\"\n"
+                       "requires = [\"pkg-a\", \"pkg-b\"]\n");
+    writeFile(Dir.sub("registry/a.toml"),
+              "schema = 1\n[package]\nname = \"pkg-a\"\n"
+              "git = \"https://example.invalid/a.git\"\nbuild = \"cmake\"\n"
+              "[requires]\nnvcc = \">=12\"\n"
+              "[[release]]\nversion = \"1.0\"\narchs = [\"sm_90\"]\n"
+              "[build.env]\nA_FORCE_BUILD = \"TRUE\"\n"
+              "A_ARCHS = \"{arch_numbers}\"\n");
+    writeFile(Dir.sub("registry/b.toml"),
+              "schema = 1\n[package]\nname = \"pkg-b\"\n"
+              "git = \"https://example.invalid/b.git\"\nbuild = \"cmake\"\n"
+              "[requires]\nnvcc = \">=12\"\n"
+              "[build]\nmemory_per_job_gib = 64\n"
+              "[[release]]\nversion = \"2.0\"\n"
+              "archs = [\"sm_80\", \"sm_90\"]\n");
+  }
+  RunResult emit(std::vector<std::string> Extra) {
+    std::vector<std::string> Args{
+        "resolve",  Project, "--registry", Dir.sub("registry"), "--facts",
+        Scenarios + "/build-farm-no-gpu.toml", "--arch", "sm_80", "--arch",
+        "sm_90", "--emit", "env"};
+    Args.insert(Args.end(), Extra.begin(), Extra.end());
+    return runCudadeps(Args);
+  }
+  /// Sources the emitted file, runs \p Before, prints $Var.
+  std::string read(const std::string &File, const std::string &Before,
+                   const std::string &Var) {
+    RunResult R = runProgram(
+        "/bin/sh", {"-c", ". \"$1\" && " + Before + " printf '%s' \"$" + Var +
+                              "\"",
+                    "sh", File});
+    EXPECT_EQ(R.Code, 0) << R.Err;
+    return R.Out;
+  }
+};
+
+} // namespace
+
+TEST(Emit, EnvHasEachBuildsEnvironmentInAFunctionWhenTheyDiffer) {
+  TwoPackages T;
+  std::string File = T.Dir.sub("build.env");
+  RunResult R = T.emit({"-o", File});
+  ASSERT_EQ(R.Code, 0) << R.Out << R.Err;
+  std::string Text = readWhole(File);
+  // Shared: the toolkit and compiler; per package: knobs, archs, jobs.
+  EXPECT_THAT(Text, HasSubstr("export CUDA_HOME=/usr/local/cuda-12.8  # the "
+                              "chosen nvcc 12.8.93\n"));
+  EXPECT_THAT(Text, HasSubstr("cudadeps_env_pkg_a() {\n"));
+  EXPECT_THAT(Text, HasSubstr("cudadeps_env_pkg_b() {\n"));
+  EXPECT_EQ(T.read(File, "", "NVCC_CCBIN"), "/usr/bin/g++-13");
+  EXPECT_EQ(T.read(File, "", "A_FORCE_BUILD"), "");
+  EXPECT_EQ(T.read(File, "cudadeps_env_pkg_a &&", "A_FORCE_BUILD"), "TRUE");
+  EXPECT_EQ(T.read(File, "cudadeps_env_pkg_a &&", "A_ARCHS"), "90");
+  EXPECT_EQ(T.read(File, "cudadeps_env_pkg_a &&", "TORCH_CUDA_ARCH_LIST"),
+            "9.0");
+  EXPECT_EQ(T.read(File, "cudadeps_env_pkg_a &&", "MAX_JOBS"), "32");
+  EXPECT_EQ(T.read(File, "cudadeps_env_pkg_b &&", "TORCH_CUDA_ARCH_LIST"),
+            "8.0;9.0");
+  // 256 GiB / 64 GiB per job.
+  EXPECT_EQ(T.read(File, "cudadeps_env_pkg_b &&", "MAX_JOBS"), "4");
+  EXPECT_THAT(Text, HasSubstr("export MAX_JOBS=4  # 32 CPUs, 256.0 GiB "
+                              "memory / 64 GiB per job"));
+
+  // --package: one block, exported directly.
+  R = T.emit({"--package", "pkg-b"});
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("export MAX_JOBS=4"));
+  EXPECT_THAT(R.Out, HasSubstr("export TORCH_CUDA_ARCH_LIST='8.0;9.0'"));
+  EXPECT_THAT(R.Out, Not(HasSubstr("A_FORCE_BUILD")));
+  EXPECT_THAT(R.Out, Not(HasSubstr("()")));
+}
+
+TEST(Emit, LauncherIsEmittedWhenChosen) {
+  TempDir Dir("cudadeps-emit");
+  std::string Fake = Dir.sub("bin/ccache");
+  writeFile(Fake, "#!/bin/sh\nexec \"$@\"\n", /*Executable=*/true);
+  RunResult R = resolveDemo("rtx5090-two-toolkits",
+                            {"--emit", "cmake", "--launcher", Fake});
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("set(CMAKE_CUDA_COMPILER_LAUNCHER \"" + Fake +
+                               "\")"));
+  R = runCudadeps({"resolve", Scenarios + "/demo-project.toml", "--registry",
+                   Scenarios + "/registry", "--facts",
+                   Scenarios + "/rtx5090-two-toolkits.toml", "--emit", "env",
+                   "--launcher", "ccache"},
+                  {{"PATH", Dir.sub("bin") + ":/usr/bin:/bin"}});
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  // demo-ext is a torch extension: torch's PYTORCH_NVCC carries it.
+  EXPECT_THAT(R.Out, HasSubstr("export PYTORCH_NVCC='" + Fake +
+                               " /usr/local/cuda-12.8/bin/nvcc'"));
+  R = resolveDemo("rtx5090-two-toolkits",
+                  {"--emit", "cmake", "--launcher", "no-such-launcher"});
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_THAT(R.Err, HasSubstr("the launcher 'no-such-launcher' was not "
+                               "found on PATH"));
+  R = resolveDemo("rtx5090-two-toolkits", {"--emit", "cmake"});
+  EXPECT_THAT(R.Out, Not(HasSubstr("LAUNCHER")));
 }
