@@ -56,7 +56,7 @@ TEST(Matrix, JsonArray) {
   ASSERT_NE(A, nullptr);
   std::vector<std::string> K = rowKeys(*A);
   EXPECT_THAT(K, ::testing::Contains("2.8/12.9/3.12/linux_x86_64/12.9/14"));
-  EXPECT_THAT(K, ::testing::Contains("2.10/13.3/3.13/linux_aarch64/13.3/15"));
+  EXPECT_THAT(K, ::testing::Contains("2.10/13.5/3.13/linux_aarch64/13.5/16"));
   EXPECT_THAT(K, ::testing::Contains("2.7/11.8/3.10/linux_x86_64/11.8/11"));
   for (const std::string &Key : K) {
     // torch 2.8 was published for CUDA 12 only; 2.6/2.7 never for CUDA 13.

@@ -94,20 +94,19 @@ TEST_F(ShippedTables, EveryRowCitesASource) {
     EXPECT_FALSE(Row.Source.empty()) << Row.CudaMajor;
 }
 
-TEST_F(ShippedTables, RangesAreContiguousFrom10_2To13_3) {
-  EXPECT_EQ(KB->knownRange(), set(">=10.2,<13.4"));
+TEST_F(ShippedTables, RangesAreContiguousFrom10_2To13_5) {
+  EXPECT_EQ(KB->knownRange(), set(">=10.2,<13.6"));
   // Every minor release in between has a row (12.7 was never released; the
-  // 12.6 row covers it).
+  // 12.6 row covers it), and so has every build NVIDIA put on PyPI.
   for (const char *Nvcc :
-       {"10.2.89",  "11.0.221", "11.1.105", "11.2.152", "11.3.109",
-        "11.4.48",  "11.4.152", "11.5.119", "11.6.124", "11.7.99",
-        "11.8.89",  "12.0.140", "12.1.105", "12.2.140", "12.3.107",
-        "12.4.131", "12.5.82",  "12.6.85",  "12.7.0",   "12.8.93",
-        "12.9.86",  "13.0.88",  "13.1.115", "13.2.78",  "13.3.73"})
+       {"10.2.89",  "11.0.221", "11.1.105", "11.2.152", "11.3.109", "11.4.48",
+        "11.4.152", "11.5.119", "11.6.124", "11.7.99",  "11.8.89",  "12.0.140",
+        "12.1.105", "12.2.91",  "12.2.140", "12.3.107", "12.4.131", "12.5.82",
+        "12.6.85",  "12.7.0",   "12.8.93",  "12.9.86",  "13.0.88",  "13.1.115",
+        "13.2.78",  "13.3.73",  "13.4.59",  "13.4.92",  "13.5.37"})
     EXPECT_NE(KB->toolkit(v(Nvcc)), nullptr) << Nvcc;
-  // 13.4 and 13.5 exist but are unverified, so they are unknown.
-  EXPECT_EQ(KB->toolkit(v("13.4.0")), nullptr);
-  EXPECT_EQ(KB->toolkit(v("13.5.37")), nullptr);
+  // Nothing past the newest build on PyPI (13.5.37 on 2026-12-01).
+  EXPECT_EQ(KB->toolkit(v("13.6.0")), nullptr);
   EXPECT_EQ(KB->toolkit(v("10.1.243")), nullptr);
 }
 
@@ -123,6 +122,10 @@ TEST_F(ShippedTables, ToolkitMatchesOnTheReleaseOnly) {
 }
 
 TEST_F(ShippedTables, HostCompilerBounds) {
+  // 12.2 GA (V12.2.91) rejects clang 16 and 12.2 Update 1 (V12.2.128)
+  // accepts it; 13.4 raised both limits (`__GNUC__ > 16`,
+  // `__clang_major__ >= 23`) and 13.5.37 keeps them (crt/host_config.h of
+  // NVIDIA's wheels, tests/fixtures/toolkit-builds).
   struct Case {
     const char *Nvcc;
     unsigned Gcc, Clang;
@@ -130,10 +133,12 @@ TEST_F(ShippedTables, HostCompilerBounds) {
       {"10.2.89", 8, 8},    {"11.0.221", 9, 9},   {"11.1.105", 10, 10},
       {"11.3.109", 10, 11}, {"11.4.48", 10, 11},  {"11.4.100", 11, 12},
       {"11.5.119", 11, 12}, {"11.7.99", 11, 13},  {"11.8.89", 11, 14},
-      {"12.0.140", 12, 14}, {"12.1.105", 12, 15}, {"12.3.107", 12, 16},
+      {"12.0.140", 12, 14}, {"12.1.105", 12, 15}, {"12.2.91", 12, 15},
+      {"12.2.128", 12, 16}, {"12.2.140", 12, 16}, {"12.3.107", 12, 16},
       {"12.4.131", 13, 17}, {"12.6.85", 13, 18},  {"12.8.93", 14, 19},
       {"12.9.86", 14, 19},  {"13.0.88", 15, 20},  {"13.1.115", 15, 21},
-      {"13.3.73", 15, 21},
+      {"13.3.73", 15, 21},  {"13.4.59", 16, 22},  {"13.4.92", 16, 22},
+      {"13.5.37", 16, 22},
   };
   for (const Case &C : Cases) {
     const ToolkitRow *R = KB->toolkit(v(C.Nvcc));
@@ -154,6 +159,13 @@ TEST_F(ShippedTables, ArchRangesOfTheSolverIssue) {
   EXPECT_EQ(KB->nvccRangeForArch("sm_75"), set(">=10.2")) << rangeOf("sm_75");
   EXPECT_EQ(KB->nvccRangeForArch("sm_86"), set(">=11.1")) << rangeOf("sm_86");
   EXPECT_EQ(KB->nvccRangeForArch("sm_87"), set(">=11.4")) << rangeOf("sm_87");
+  // sm_107 and its a/f forms arrived in 13.4 (nvidia-cuda-nvcc 13.4.59
+  // --list-gpu-code and ptxas --help).
+  EXPECT_EQ(KB->nvccRangeForArch("sm_107"), set(">=13.4")) << rangeOf("sm_107");
+  EXPECT_EQ(KB->nvccRangeForArch("sm_107a"), set(">=13.4"))
+      << rangeOf("sm_107a");
+  EXPECT_EQ(KB->nvccRangeForArch("sm_107f"), set(">=13.4"))
+      << rangeOf("sm_107f");
 }
 
 TEST_F(ShippedTables, ArchsDroppedByLaterToolkits) {
@@ -198,7 +210,7 @@ TEST_F(ShippedTables, ArchSpecificAndFamilyTargets) {
 }
 
 TEST_F(ShippedTables, UnknownOrMalformedArchsHaveNoToolkit) {
-  for (const char *Arch : {"sm_107", "sm_99", "compute_90", "sm90", "", "sm_"})
+  for (const char *Arch : {"sm_108", "sm_99", "compute_90", "sm90", "", "sm_"})
     EXPECT_TRUE(KB->nvccRangeForArch(Arch).isEmpty())
         << "'" << Arch << "': " << rangeOf(Arch);
 }
@@ -230,6 +242,13 @@ TEST_F(ShippedTables, DriverFloorsAndToolkitDrivers) {
   const ToolkitRow *T133 = KB->toolkit(v("13.3.73"));
   ASSERT_NE(T133, nullptr);
   EXPECT_FALSE(T133->MinDriver.has_value());
+  // The 12.2 split keeps each part's own first release: GA and Update 1.
+  const ToolkitRow *T122 = KB->toolkit(v("12.2.91"));
+  const ToolkitRow *T1221 = KB->toolkit(v("12.2.128"));
+  ASSERT_TRUE(T122 && T1221);
+  EXPECT_NE(T122, T1221);
+  EXPECT_EQ(T122->MinDriver, v("535.54.03"));
+  EXPECT_EQ(T1221->MinDriver, v("535.86.09"));
   // A toolkit's driver is never below its major's floor (except 11.0, which
   // predates the 11.x floor: its runtime needs only 450.36.06).
   for (const ToolkitRow &Row : KB->toolkits()) {
