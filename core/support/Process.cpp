@@ -14,6 +14,8 @@
 
 #include "core/support/Process.h"
 
+#include "core/support/Interrupt.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -157,6 +159,22 @@ static void waitWithTimeout(pid_t Pid, std::chrono::milliseconds Timeout,
   while (true) {
     if (pollPid(Pid, Result.ExitCode))
       return;
+    if (interruptRequested()) {
+      // Give the child a moment to clean up after itself, then make sure.
+      kill(Pid, SIGTERM);
+      bool Reaped = false;
+      for (int I = 0; I < 50 && !(Reaped = pollPid(Pid, Result.ExitCode));
+           ++I)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (!Reaped && kill(Pid, SIGKILL) == 0) {
+        int Status = 0;
+        while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+          ;
+      }
+      Result.Interrupted = true;
+      Result.ExitCode = -1;
+      return;
+    }
     if (Timeout.count() > 0 && std::chrono::steady_clock::now() >= Deadline) {
       kill(Pid, SIGKILL);
       int Status = 0;

@@ -35,6 +35,8 @@ struct ProcessRequest {
 struct ProcessResult {
   int ExitCode = -1;
   bool TimedOut = false;
+  /// Stopped because an interrupt was requested (core/support/Interrupt.h).
+  bool Interrupted = false;
   std::string Out; // captured stdout (if not sent to a file)
   std::string Err; // captured stderr (if not sent to a file)
 };

@@ -1,0 +1,162 @@
+// fetchSource: libgit2 clones of local repositories made by the test.
+#include "core/fetch/SourceFetcher.h"
+
+#include "tests/support/GitRepo.h"
+#include "tests/support/RunCli.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace cudadeps;
+using namespace cudadeps::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+class SourceFetcherTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(Root.ok());
+    ASSERT_TRUE(makeKernelProject(Root.path(), Root.sub("home"), P));
+    Opts.CacheDir = Root.sub("cache");
+  }
+
+  FetchRequest request(llvm::StringRef Tag) {
+    FetchRequest R;
+    R.Package = "kernel";
+    R.VersionText = Tag.drop_front().str();
+    R.Url = {P.Repo, {"m.toml", 3, 7}};
+    R.Tag = {Tag.str(), {"m.toml", 4, 7}};
+    return R;
+  }
+
+  /// Entries of <cache>/src other than lock files.
+  std::vector<std::string> srcEntries() {
+    std::vector<std::string> Out;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Root.sub("cache/src"), EC), End;
+         !EC && It != End; It.increment(EC))
+      if (!llvm::StringRef(It->path()).endswith(".lock"))
+        Out.push_back(llvm::sys::path::filename(It->path()).str());
+    return Out;
+  }
+
+  TempDir Root{"cudadeps-fetch"};
+  KernelProject P;
+  FetchOptions Opts;
+};
+
+TEST_F(SourceFetcherTest, ClonesTheTagWithSubmodulesThenReusesOffline) {
+  auto S = fetchSource(request("v1.0"), Opts);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_FALSE(S->Reused);
+  EXPECT_EQ(S->Commit, P.CommitV10);
+  EXPECT_EQ(S->Submodules, 1u);
+  EXPECT_THAT(readWhole(S->Dir + "/third_party/sub/include/scale.h"),
+              HasSubstr("SCALE 2"));
+  EXPECT_EQ(S->Dir, sourceDirFor(request("v1.0"), Opts.CacheDir));
+
+  // The repository may go away: the cached clone is enough, offline too.
+  ASSERT_FALSE(llvm::sys::fs::remove_directories(P.Repo));
+  FetchOptions Offline = Opts;
+  Offline.Offline = true;
+  auto Again = fetchSource(request("v1.0"), Offline);
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_TRUE(Again->Reused);
+  EXPECT_EQ(Again->Commit, P.CommitV10);
+  EXPECT_EQ(srcEntries().size(), 1u);
+}
+
+TEST_F(SourceFetcherTest, AnnotatedTagChecksOutItsOwnSubmoduleCommit) {
+  auto S = fetchSource(request("v1.1"), Opts);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Commit, P.CommitV11);
+  EXPECT_THAT(readWhole(S->Dir + "/third_party/sub/include/scale.h"),
+              HasSubstr("SCALE 3"));
+}
+
+TEST_F(SourceFetcherTest, PinnedCommitIsVerified) {
+  FetchRequest R = request("v1.0");
+  R.Commit = Located{P.CommitV10.substr(0, 10), {"m.toml", 9, 10}};
+  auto Ok = fetchSource(R, Opts);
+  ASSERT_TRUE(bool(Ok)) << llvm::toString(Ok.takeError());
+
+  FetchRequest Moved = request("v1.1");
+  Moved.Commit = Located{P.CommitV10.substr(0, 12), {"m.toml", 9, 10}};
+  auto Bad = fetchSource(Moved, Opts);
+  ASSERT_FALSE(bool(Bad));
+  std::string Msg = llvm::toString(Bad.takeError());
+  EXPECT_THAT(Msg, HasSubstr("tag 'v1.1'"));
+  EXPECT_THAT(Msg, HasSubstr(P.CommitV11));
+  EXPECT_THAT(Msg, HasSubstr("pins " + P.CommitV10.substr(0, 12)));
+  EXPECT_THAT(Msg, HasSubstr("m.toml:9:10"));
+  // Nothing of the failed clone is left to be trusted.
+  EXPECT_EQ(srcEntries().size(), 1u);
+}
+
+TEST_F(SourceFetcherTest, MissingTagNamesTagAndUrlAndLeavesNothing) {
+  auto S = fetchSource(request("v9.9"), Opts);
+  ASSERT_FALSE(bool(S));
+  std::string Msg = llvm::toString(S.takeError());
+  EXPECT_THAT(Msg, HasSubstr("tag 'v9.9' not found in " + P.Repo));
+  EXPECT_TRUE(srcEntries().empty());
+}
+
+TEST_F(SourceFetcherTest, UnreachableRepositoryIsOneClearError) {
+  FetchRequest R = request("v1.0");
+  R.Url.Value = "file://" + Root.sub("nowhere");
+  auto S = fetchSource(R, Opts);
+  ASSERT_FALSE(bool(S));
+  std::string Msg = llvm::toString(S.takeError());
+  EXPECT_THAT(Msg, HasSubstr("cannot clone file://" + Root.sub("nowhere")));
+  EXPECT_THAT(Msg, HasSubstr("tag 'v1.0'"));
+  EXPECT_TRUE(srcEntries().empty());
+}
+
+TEST_F(SourceFetcherTest, OfflineWithoutCacheNamesWhatIsMissing) {
+  FetchOptions Offline = Opts;
+  Offline.Offline = true;
+  auto S = fetchSource(request("v1.0"), Offline);
+  ASSERT_FALSE(bool(S));
+  std::string Msg = llvm::toString(S.takeError());
+  EXPECT_THAT(Msg, HasSubstr("offline"));
+  EXPECT_THAT(Msg, HasSubstr("kernel 1.0"));
+  EXPECT_THAT(Msg, HasSubstr("not in the cache"));
+}
+
+TEST_F(SourceFetcherTest, HostileUrlAndTagAreRefusedBeforeGit) {
+  FetchRequest R = request("v1.0");
+  R.Url.Value = "--upload-pack=touch /tmp/x";
+  auto S = fetchSource(R, Opts);
+  ASSERT_FALSE(bool(S));
+  EXPECT_THAT(llvm::toString(S.takeError()), HasSubstr("m.toml:3:7"));
+
+  FetchRequest T = request("v1.0");
+  T.Tag.Value = "-x";
+  auto S2 = fetchSource(T, Opts);
+  ASSERT_FALSE(bool(S2));
+  EXPECT_THAT(llvm::toString(S2.takeError()), HasSubstr("m.toml:4:7"));
+}
+
+TEST_F(SourceFetcherTest, SubmodulesCanBeLeftOut) {
+  FetchRequest R = request("v1.0");
+  R.Submodules = false;
+  auto S = fetchSource(R, Opts);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->Submodules, 0u);
+  EXPECT_FALSE(llvm::sys::fs::exists(S->Dir + "/third_party/sub/include"));
+}
+
+TEST_F(SourceFetcherTest, LeftoversOfKilledRunsAreRemoved) {
+  std::string Dir = sourceDirFor(request("v1.0"), Opts.CacheDir);
+  std::string Stale = Root.sub("cache/src/.tmp-" +
+                               llvm::sys::path::filename(Dir).str() + "-dead");
+  ASSERT_TRUE(writeFile(Stale + "/half-written", "x"));
+  auto S = fetchSource(request("v1.0"), Opts);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_FALSE(llvm::sys::fs::exists(Stale));
+}
+
+} // namespace
