@@ -61,7 +61,9 @@ inline CommandResult runCommand(const std::vector<std::string> &Argv) {
 inline std::string buildSharedLibrary(const TempDir &Dir, llvm::StringRef Out,
                                       llvm::StringRef Source,
                                       std::vector<std::string> Extra = {}) {
-  std::string Src = std::string(Out) + ".cpp";
+  // The source stays out of the library's directory (which tests scan).
+  std::string Src =
+      Dir.sub("src/" + llvm::sys::path::filename(Out).str() + ".cpp");
   if (!writeFile(Src, Source))
     return "cannot write " + Src;
   std::vector<std::string> Argv{"g++", "-shared", "-fPIC",
@@ -145,7 +147,8 @@ inline std::string buildCudaExtension(const TempDir &Dir, llvm::StringRef Out,
                                       llvm::StringRef StubDir,
                                       std::vector<std::string> Gencode,
                                       bool SharedCudart) {
-  std::string Src = std::string(Out) + ".cu";
+  std::string Src =
+      Dir.sub("src/" + llvm::sys::path::filename(Out).str() + ".cu");
   if (!writeFile(Src, extensionSource()))
     return "cannot write " + Src;
   std::vector<std::string> Argv{realNvcc()};
