@@ -38,7 +38,9 @@ const StringRef ToolkitKeys[] = {"cuda",       "max_gcc",       "max_clang",
                                  "archs",      "arch_specific", "family",
                                  "min_driver", "source",        "note"};
 const StringRef FloorKeys[] = {"cuda_major", "min_driver", "source", "note"};
-const StringRef TorchKeys[] = {"torch", "cuda", "python", "source", "note"};
+const StringRef TorchKeys[] = {"torch",         "cuda",   "pypi_cuda",
+                               "cuda_complete", "python", "source",
+                               "note"};
 
 /// The versions above every version of S (empty when S is empty or open
 /// above).
@@ -497,6 +499,26 @@ void Reader::readTorch(const toml::table &T) {
   } else {
     Ok = false;
   }
+  if (const toml::node *N = T.get("pypi_cuda")) {
+    std::optional<Version> V = majorMinor(*N, "pypi_cuda");
+    if (V && !Row.Cuda.empty() && !is_contained(Row.Cuda, *V)) {
+      error(N->source(), "pypi_cuda '" + V->str() +
+                             "' is not one of the row's 'cuda' toolkits",
+            "list it in 'cuda' too: the PyPI wheel is one of the builds");
+      V.reset();
+    }
+    Ok &= V.has_value();
+    Row.PypiCuda = V;
+  }
+  if (const toml::node *N = T.get("cuda_complete")) {
+    if (const auto *B = N->as_boolean()) {
+      Row.CudaComplete = B->get();
+    } else {
+      error(N->source(),
+            "'cuda_complete' must be true or false, not " + typeName(*N));
+      Ok = false;
+    }
+  }
   if (const toml::node *N = T.get("python")) {
     if (std::optional<std::string> Text = string(*N, "python")) {
       Expected<VersionSet> R = VersionSet::parse(*Text);
@@ -677,7 +699,7 @@ std::vector<uint64_t> TorchRow::cudaMajors() const {
 }
 
 bool TorchRow::hasCudaMajor(uint64_t Major) const {
-  return is_contained(cudaMajors(), Major);
+  return !CudaComplete || is_contained(cudaMajors(), Major);
 }
 
 const TorchRow *KnowledgeBase::torchRow(const Version &Torch) const {

@@ -64,10 +64,17 @@ struct TorchRow {
   std::string Source;
   SourceLocation Loc; // the `torch` value of the row
   std::string Note;
+  /// The CUDA of the plain `pip install torch==X.Y.*` wheel on PyPI (Linux
+  /// x86_64), one of Cuda (`pypi_cuda`).
+  std::optional<Version> PypiCuda;
+  /// False when Cuda holds only the toolkits verified so far and others may
+  /// exist (`cuda_complete = false`).
+  bool CudaComplete = true;
 
   /// The distinct CUDA majors of Cuda, ascending: {12, 13}.
   std::vector<uint64_t> cudaMajors() const;
-  /// True if a binary of this torch minor exists for CUDA major Major.
+  /// True if a binary of this torch minor may exist for CUDA major Major:
+  /// Cuda lists it, or the list is not complete (unknown is not impossible).
   bool hasCudaMajor(uint64_t Major) const;
 };
 

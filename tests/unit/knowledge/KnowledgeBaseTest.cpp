@@ -255,8 +255,9 @@ TEST_F(ShippedTables, DriverFloorsAndToolkitDrivers) {
     if (!Row.MinDriver || Row.Range.contains(v("11.0")))
       continue;
     uint64_t Major = Row.Range.intervals().front().Lower.Value->major();
-    if (const DriverFloorRow *F = KB->driverFloor(Major))
+    if (const DriverFloorRow *F = KB->driverFloor(Major)) {
       EXPECT_LE(F->MinDriver, *Row.MinDriver) << Row.RangeText;
+    }
   }
 }
 
@@ -568,3 +569,46 @@ source = "s"
 }
 
 } // namespace
+
+TEST(KnowledgeBaseLoader, TorchPypiCudaAndCompleteness) {
+  KnowledgeBase KB;
+  EXPECT_EQ(errorsOf(KB, R"([[torch]]
+torch = "2.15"
+cuda = ["13.2"]
+pypi_cuda = "13.2"
+cuda_complete = false
+source = "s"
+
+[[torch]]
+torch = "2.8"
+cuda = ["12.6", "12.8", "12.9"]
+pypi_cuda = "12.8"
+source = "s"
+)"),
+            "");
+  const TorchRow *New = KB.torchRow(v("2.15.0"));
+  const TorchRow *Old = KB.torchRow(v("2.8.0"));
+  ASSERT_TRUE(New && Old);
+  EXPECT_EQ(New->PypiCuda, v("13.2"));
+  EXPECT_FALSE(New->CudaComplete);
+  // An incomplete list rules nothing out; a complete one does.
+  EXPECT_TRUE(New->hasCudaMajor(12));
+  EXPECT_EQ(New->cudaMajors(), (std::vector<uint64_t>{13}));
+  EXPECT_TRUE(Old->CudaComplete);
+  EXPECT_FALSE(Old->hasCudaMajor(13));
+  EXPECT_TRUE(Old->hasCudaMajor(12));
+
+  KnowledgeBase Bad;
+  std::string Errs = errorsOf(Bad, R"([[torch]]
+torch = "2.9"
+cuda = ["12.6", "12.8"]
+pypi_cuda = "13.0"
+cuda_complete = "no"
+source = "s"
+)");
+  EXPECT_THAT(Errs, HasSubstr("kb.toml:4:13: error: pypi_cuda '13.0' is not "
+                              "one of the row's 'cuda' toolkits"));
+  EXPECT_THAT(Errs, HasSubstr("kb.toml:5:17: error: 'cuda_complete' must be "
+                              "true or false, not a string"));
+  EXPECT_TRUE(Bad.empty());
+}
