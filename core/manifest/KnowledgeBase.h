@@ -99,7 +99,7 @@ public:
   /// ('>=12.9,<13' and '>=13.0,<13.1' join). An unknown or malformed arch
   /// gives the empty set.
   VersionSet nvccRangeForArch(llvm::StringRef Arch) const;
-  /// The toolkit versions the rows cover (">=10.2,<13.4" as shipped), with
+  /// The toolkit versions the rows cover (">=10.2,<13.6" as shipped), with
   /// gaps that hold no final release closed as in nvccRangeForArch.
   VersionSet knownRange() const;
   /// The minimum driver for a CUDA major, if known.

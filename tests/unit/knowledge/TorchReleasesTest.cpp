@@ -11,13 +11,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/manifest/KnowledgeBase.h"
+#include "tests/unit/knowledge/FixtureFiles.h"
 #include "tests/unit/version/Printers.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +26,6 @@
 #include <vector>
 
 using namespace cudadeps;
-namespace fs = llvm::sys::fs;
 
 namespace {
 
@@ -115,17 +113,8 @@ TorchSources readSources(const std::string &Path) {
 }
 
 std::vector<TorchSources> loadAll() {
-  std::vector<std::string> Paths;
-  std::error_code EC;
-  for (fs::directory_iterator It(CUDADEPS_FIXTURES_DIR "/torch-releases", EC),
-       End;
-       It != End && !EC; It.increment(EC))
-    if (llvm::sys::path::extension(It->path()) == ".txt")
-      Paths.push_back(It->path());
-  EXPECT_FALSE(EC) << EC.message();
-  llvm::sort(Paths);
   std::vector<TorchSources> Out;
-  for (const std::string &P : Paths)
+  for (const std::string &P : fixtureTextFiles("torch-releases"))
     Out.push_back(readSources(P));
   return Out;
 }

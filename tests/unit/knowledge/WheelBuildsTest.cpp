@@ -14,12 +14,12 @@
 
 #include "tests/unit/knowledge/ToolkitEvidence.h"
 
+#include "tests/unit/knowledge/FixtureFiles.h"
+
 #include "core/manifest/KnowledgeBase.h"
 #include "tests/unit/version/Printers.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 #include <gtest/gtest.h>
 
@@ -27,22 +27,12 @@
 #include <vector>
 
 using namespace cudadeps;
-namespace fs = llvm::sys::fs;
 
 namespace {
 
 std::vector<ToolkitEvidence> loadBuilds() {
-  std::vector<std::string> Paths;
-  std::error_code EC;
-  for (fs::directory_iterator It(CUDADEPS_FIXTURES_DIR "/toolkit-builds", EC),
-       End;
-       It != End && !EC; It.increment(EC))
-    if (llvm::sys::path::extension(It->path()) == ".txt")
-      Paths.push_back(It->path());
-  EXPECT_FALSE(EC) << EC.message();
-  llvm::sort(Paths);
   std::vector<ToolkitEvidence> Out;
-  for (const std::string &P : Paths) {
+  for (const std::string &P : fixtureTextFiles("toolkit-builds")) {
     llvm::Expected<ToolkitEvidence> E = readEvidenceFile(P);
     if (!E) {
       ADD_FAILURE() << llvm::toString(E.takeError());
