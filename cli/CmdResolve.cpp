@@ -41,7 +41,8 @@ std::vector<OptionSpec> resolveOptionTable(bool Explain) {
   Specs.push_back({"--output", "-o", "FILE",
                    "write --emit output to FILE (untouched when unchanged)"});
   Specs.push_back({"--package", "", "NAME",
-                   "--emit only this package's toolchain and environment"});
+                   "--emit only this package's toolchain and environment",
+                   true});
   Specs.push_back({"--launcher", "", "LAUNCHER",
                    "--emit a compiler launcher: ccache, sccache, auto (either, "
                    "when installed), none (default) or a path"});
@@ -133,6 +134,50 @@ int exitCodeFor(const Resolution &R) {
   return R.Status == ResolveStatus::Unsatisfiable ? ExitUnsatisfiable : ExitOk;
 }
 
+/// An absolute path for \p Path, added to \p Out once.
+void addInput(std::vector<std::string> &Out, StringRef Path) {
+  if (Path.empty())
+    return;
+  SmallString<256> Abs(Path);
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  if (!is_contained(Out, Abs.str()))
+    Out.push_back(std::string(Abs.str()));
+}
+
+/// The files and variables a resolve rests on: the manifests it read, the
+/// knowledge base, and the facts file or what each probe looked at.
+void collectInputs(Context &Ctx, const Prepared &P, EmitRequest &Req) {
+  addInput(Req.Inputs, P.W->Main.File);
+  for (const PackageResolution &PR : P.Result.Packages)
+    if (const Package *Pkg = P.W->find(PR.Name))
+      addInput(Req.Inputs, Pkg->Loc.File);
+  SmallString<256> KBDir(Ctx.installedRegistry());
+  sys::path::append(KBDir, "cuda");
+  std::error_code EC;
+  std::vector<std::string> KBFiles;
+  for (sys::fs::directory_iterator I(KBDir, EC), E; I != E && !EC;
+       I.increment(EC))
+    if (StringRef(I->path()).endswith(".toml"))
+      KBFiles.push_back(I->path());
+  llvm::sort(KBFiles);
+  for (const std::string &F : KBFiles)
+    addInput(Req.Inputs, F);
+  if (!P.Machine.FactsFile.empty())
+    addInput(Req.Inputs, P.Machine.FactsFile);
+  for (const ProbeReport &R : P.Machine.Reports) {
+    for (const std::string &In : R.Inputs)
+      addInput(Req.Inputs, In);
+    for (const std::string &N : R.EnvInputs)
+      if (!is_contained(Req.EnvInputs, N))
+        Req.EnvInputs.push_back(N);
+  }
+  for (StringRef N : {"CUDADEPS_FACTS", "CUDADEPS_REGISTRY",
+                      "CUDADEPS_PLUGIN_PATH"})
+    if (!is_contained(Req.EnvInputs, N))
+      Req.EnvInputs.push_back(N.str());
+}
+
 /// `--emit KIND [-o FILE] [--package NAME]`. Nothing is emitted when there
 /// is no buildable configuration (exit 1) or a value cannot be written
 /// safely (exit 2). Without -o the emitted text is stdout and the text
@@ -143,18 +188,19 @@ int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P) {
   bool Json = Opts.get("--format", "text") == "json";
   EmitRequest Req;
   Req.Kind = Opts.get("--emit");
-  if (Opts.has("--package")) {
-    Req.Package = canonicalPackageName(Opts.get("--package"));
-    if (!R.find(Req.Package)) {
+  for (const std::string &Name : Opts.getAll("--package")) {
+    std::string Canonical = canonicalPackageName(Name);
+    if (!R.find(Canonical)) {
       std::vector<StringRef> Names;
       for (const PackageResolution &X : R.Packages)
         Names.push_back(X.Name);
-      std::string Hint = didYouMean(Req.Package, Names);
-      Ctx.Err << "cudadeps: error: --package '" << Opts.get("--package")
+      std::string Hint = didYouMean(Canonical, Names);
+      Ctx.Err << "cudadeps: error: --package '" << Name
               << "' is not part of this resolution"
               << (Hint.empty() ? "" : "; " + Hint) << '\n';
       return ExitUsage;
     }
+    Req.Packages.push_back(Canonical);
   }
   Expected<std::string> Launcher = chooseLauncher(
       Opts.get("--launcher", "none"),
@@ -168,7 +214,7 @@ int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P) {
     for (const PackageResolution &PR : R.Packages) {
       const Package *Pkg = P.W->find(PR.Name);
       if (PR.How != Strategy::Source || !Pkg ||
-          (!Req.Package.empty() && PR.Name != Req.Package))
+          (!Req.Packages.empty() && !is_contained(Req.Packages, PR.Name)))
         continue;
       Expected<BuildEnvironment> BE =
           computeBuildEnvironment(*Pkg, PR, P.Machine.F, EnvOpts);
@@ -177,6 +223,8 @@ int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P) {
       Req.BuildEnvs[PR.Name] = BE->Vars;
     }
   }
+  if (Req.Kind != "env")
+    collectInputs(Ctx, P, Req);
   std::string File = Opts.get("--output");
   std::optional<std::string> Text;
   std::optional<bool> Changed;

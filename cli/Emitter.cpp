@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,11 +25,11 @@ struct Toolchain {
   std::string CudaHome;
 };
 
-std::vector<const PackageResolution *> selected(const Resolution &R,
-                                                StringRef Only) {
+std::vector<const PackageResolution *>
+selected(const Resolution &R, ArrayRef<std::string> Only) {
   std::vector<const PackageResolution *> Out;
   for (const PackageResolution &P : R.Packages)
-    if (Only.empty() || P.Name == Only)
+    if (Only.empty() || is_contained(Only, P.Name))
       Out.push_back(&P);
   return Out;
 }
@@ -253,6 +254,36 @@ void writeDecisions(Writer &W, const Resolution &R,
   }
 }
 
+/// CUDADEPS_INPUTS, CUDADEPS_ENV_INPUTS. An input the language cannot
+/// hold as a plain element (a CMake list element with ';', a Make
+/// prerequisite with a space, ':' or '%') is left out: it only makes the
+/// hook re-run less eagerly.
+void writeInputs(Writer &W, const EmitRequest &Req) {
+  std::vector<Value> Files, Names;
+  for (const std::string &F : Req.Inputs) {
+    // A Make prerequisite must exist (or make stops: no rule to make it),
+    // and /proc and /sys change under a running system.
+    bool Fits = Req.Kind == "cmake"
+                    ? !errorToBool(checkCMakeElement(F))
+                    : all_of(F,
+                             [](char C) {
+                               return isAlnum(C) ||
+                                      StringRef("_@+=,./-").contains(C);
+                             }) &&
+                          sys::fs::exists(F) &&
+                          !StringRef(F).startswith("/proc/") &&
+                          !StringRef(F).startswith("/sys/");
+    if (Fits)
+      Files.push_back(plain(F, "an input file"));
+  }
+  for (const std::string &N : Req.EnvInputs)
+    if (isShellVariableName(N))
+      Names.push_back(plain(N, "an environment variable name"));
+  W.comment("what the decision rests on: the hook re-runs when one changes");
+  W.list("CUDADEPS_INPUTS", Files);
+  W.list("CUDADEPS_ENV_INPUTS", Names);
+}
+
 /// export NAME=VALUE for one build variable (PATH-like ones prepended).
 void exportBuildVar(Writer &W, const BuildVar &V) {
   W.exportVar(V.Name, {V.Value, "the value of " + V.Name, V.Origin},
@@ -305,7 +336,7 @@ void writeBuildEnvs(Writer &W, ArrayRef<const PackageResolution *> Packages,
 
 Expected<std::string> renderEmit(const Resolution &R, const EmitRequest &Req) {
   std::vector<const PackageResolution *> Packages =
-      selected(R, Req.Package);
+      selected(R, Req.Packages);
   Toolchain T = toolchainOf(Packages);
   Writer W(Req.Kind);
   if (Req.Kind == "env")
@@ -316,8 +347,10 @@ Expected<std::string> renderEmit(const Resolution &R, const EmitRequest &Req) {
   writeToolchain(W, Req.Kind, T, Req.Launcher);
   if (Req.Kind == "env")
     writeBuildEnvs(W, Packages, Req.BuildEnvs);
-  else
+  else {
     writeDecisions(W, R, Packages);
+    writeInputs(W, Req);
+  }
   return W.take();
 }
 

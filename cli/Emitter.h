@@ -28,13 +28,19 @@ namespace cudadeps::cli {
 
 struct EmitRequest {
   std::string Kind; // "cmake", "make" or "env"
-  /// Only this package (canonical name); empty = every package.
-  std::string Package;
+  /// Only these packages (canonical names); empty = every package.
+  std::vector<std::string> Packages;
   /// The compiler launcher chosen (a path), empty when none.
   std::string Launcher;
   /// `env`: the computed build environment of each selected source build
   /// (computeBuildEnvironment), by package name.
   std::map<std::string, std::vector<BuildVar>> BuildEnvs;
+  /// `cmake`, `make`: the files and environment variables the decision
+  /// rests on (manifests, knowledge base, facts file or what the probes
+  /// looked at), written as CUDADEPS_INPUTS and CUDADEPS_ENV_INPUTS so a
+  /// build re-runs the hook when one changes.
+  std::vector<std::string> Inputs;
+  std::vector<std::string> EnvInputs;
 };
 
 /// The text to include, or an error when a value cannot be written safely.

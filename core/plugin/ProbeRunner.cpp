@@ -73,6 +73,8 @@ static void runOne(Probe &P, const ProbeContext &Ctx,
   R.Reason = std::move(Answer->NotPresentReason);
   R.Warnings = std::move(Answer->Warnings);
   R.Searched = std::move(Answer->Searched);
+  R.Inputs = Answer->Inputs;
+  R.EnvInputs = Answer->EnvInputs;
   if (R.What == ProbeReport::Status::Found)
     Out.Found = std::move(Answer->Found);
   Finish();

@@ -33,6 +33,10 @@ struct ProbeReport {
   std::string Reason;
   std::vector<std::string> Warnings;
   std::vector<std::string> Searched;
+  /// What the answer depends on (ProbeAnswer::Inputs and EnvInputs): the
+  /// machine's fingerprint, for pre-build hooks that re-run on change.
+  std::vector<std::string> Inputs;
+  std::vector<std::string> EnvInputs;
   bool FromCache = false;
   std::chrono::milliseconds Elapsed{0};
 };
