@@ -4,6 +4,7 @@
 #include "cli/MachineSetup.h"
 #include "cli/Emitter.h"
 #include "cli/OutputFile.h"
+#include "cli/ResolveLock.h"
 #include "cli/ResolveRender.h"
 #include "core/plan/BuildEnvironment.h"
 #include "core/plan/Launcher.h"
@@ -43,6 +44,13 @@ std::vector<OptionSpec> resolveOptionTable(bool Explain) {
   Specs.push_back({"--package", "", "NAME",
                    "--emit only this package's toolchain and environment",
                    true});
+  Specs.push_back({"--lock", "", "FILE",
+                   "write the decisions and what they rest on to FILE (with "
+                   "--locked: the lock to check)"});
+  Specs.push_back({"--locked", "", "",
+                   "check that this machine still matches the lock "
+                   "(--lock FILE, else cudadeps.lock beside the manifest); "
+                   "any drift is exit 1"});
   Specs.push_back({"--launcher", "", "LAUNCHER",
                    "--emit a compiler launcher: ccache, sccache, auto (either, "
                    "when installed), none (default) or a path"});
@@ -134,40 +142,15 @@ int exitCodeFor(const Resolution &R) {
   return R.Status == ResolveStatus::Unsatisfiable ? ExitUnsatisfiable : ExitOk;
 }
 
-/// An absolute path for \p Path, added to \p Out once.
-void addInput(std::vector<std::string> &Out, StringRef Path) {
-  if (Path.empty())
-    return;
-  SmallString<256> Abs(Path);
-  sys::fs::make_absolute(Abs);
-  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  if (!is_contained(Out, Abs.str()))
-    Out.push_back(std::string(Abs.str()));
-}
-
 /// The files and variables a resolve rests on: the manifests it read, the
 /// knowledge base, and the facts file or what each probe looked at.
-void collectInputs(Context &Ctx, const Prepared &P, EmitRequest &Req) {
-  addInput(Req.Inputs, P.W->Main.File);
-  for (const PackageResolution &PR : P.Result.Packages)
-    if (const Package *Pkg = P.W->find(PR.Name))
-      addInput(Req.Inputs, Pkg->Loc.File);
-  SmallString<256> KBDir(Ctx.installedRegistry());
-  sys::path::append(KBDir, "cuda");
-  std::error_code EC;
-  std::vector<std::string> KBFiles;
-  for (sys::fs::directory_iterator I(KBDir, EC), E; I != E && !EC;
-       I.increment(EC))
-    if (StringRef(I->path()).endswith(".toml"))
-      KBFiles.push_back(I->path());
-  llvm::sort(KBFiles);
-  for (const std::string &F : KBFiles)
-    addInput(Req.Inputs, F);
+void collectInputs(Context &Ctx, Prepared &P, EmitRequest &Req) {
+  Req.Inputs = filesRead(Ctx, *P.W, P.Result);
   if (!P.Machine.FactsFile.empty())
-    addInput(Req.Inputs, P.Machine.FactsFile);
+    addAbsolutePath(Req.Inputs, P.Machine.FactsFile);
   for (const ProbeReport &R : P.Machine.Reports) {
     for (const std::string &In : R.Inputs)
-      addInput(Req.Inputs, In);
+      addAbsolutePath(Req.Inputs, In);
     for (const std::string &N : R.EnvInputs)
       if (!is_contained(Req.EnvInputs, N))
         Req.EnvInputs.push_back(N);
@@ -183,8 +166,10 @@ void collectInputs(Context &Ctx, const Prepared &P, EmitRequest &Req) {
 /// safely (exit 2). Without -o the emitted text is stdout and the text
 /// report goes to stderr; with --format json stdout is one JSON document
 /// whose "emit" member holds the text.
-int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P) {
+int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P,
+             const std::optional<LockOutcome> &Locked) {
   const Resolution &R = P.Result;
+  bool Drifted = Locked && Locked->Checked && !Locked->Drift.empty();
   bool Json = Opts.get("--format", "text") == "json";
   EmitRequest Req;
   Req.Kind = Opts.get("--emit");
@@ -228,7 +213,7 @@ int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P) {
   std::string File = Opts.get("--output");
   std::optional<std::string> Text;
   std::optional<bool> Changed;
-  if (R.Status != ResolveStatus::Unsatisfiable) {
+  if (R.Status != ResolveStatus::Unsatisfiable && !Drifted) {
     Expected<std::string> E = renderEmit(R, Req);
     if (!E)
       return reportError(E.takeError(), Ctx, ExitUsage);
@@ -248,23 +233,30 @@ int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P) {
         {"text", Text ? json::Value(*Text) : json::Value(nullptr)},
         {"changed", Changed ? json::Value(*Changed) : json::Value(nullptr)}};
     (*Doc.getAsObject())["emit"] = std::move(Emit);
+    if (Locked)
+      (*Doc.getAsObject())["lock"] = renderLockJson(*Locked);
     Ctx.Out << formatv("{0:2}", Doc) << '\n';
   } else if (File.empty()) {
     // The emitted text is the result; the report goes to stderr.
     if (Text)
       Ctx.Out << *Text;
     renderText(R, Ctx.Err, false);
+    if (Locked)
+      renderLockText(*Locked, Ctx.Err);
   } else {
     renderText(R, Ctx.Out, Ctx.Color);
+    if (Locked)
+      renderLockText(*Locked, Ctx.Out);
   }
   if (!File.empty())
     Ctx.Err << "cudadeps: "
-            << (!Text     ? "nothing written to " + File +
-                                " (no buildable configuration)"
-                : *Changed ? "wrote " + File
-                           : File + " is up to date")
+            << (!Text ? "nothing written to " + File +
+                            (Drifted ? " (the lock does not hold)"
+                                     : " (no buildable configuration)")
+             : *Changed ? "wrote " + File
+                        : File + " is up to date")
             << '\n';
-  return exitCodeFor(R);
+  return Drifted ? int(ExitUnsatisfiable) : exitCodeFor(R);
 }
 
 } // namespace
@@ -296,15 +288,25 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
     return reportError(P.takeError(), Ctx, ExitUsage);
   const Resolution *R = &P->Result;
 
-  bool Json = Opts.get("--format", "text") == "json";
-  if (!Opts.has("--emit")) {
-    if (Json)
-      Ctx.Out << formatv("{0:2}", renderJson(*R, P->Machine.F)) << '\n';
-    else
-      renderText(*R, Ctx.Out, Ctx.Color);
-    return exitCodeFor(*R);
+  Expected<std::optional<LockOutcome>> Locked = applyLockOptions(
+      Ctx, Opts, *P->W, *R, P->Machine.F, Opts.Positionals.front());
+  if (!Locked)
+    return reportError(Locked.takeError(), Ctx, ExitUsage);
+  if (Opts.has("--emit"))
+    return emitHook(Ctx, Opts, *P, *Locked);
+  if (Opts.get("--format", "text") == "json") {
+    json::Value Doc = renderJson(*R, P->Machine.F);
+    if (*Locked)
+      (*Doc.getAsObject())["lock"] = renderLockJson(**Locked);
+    Ctx.Out << formatv("{0:2}", Doc) << '\n';
+  } else {
+    renderText(*R, Ctx.Out, Ctx.Color);
+    if (*Locked)
+      renderLockText(**Locked, Ctx.Out);
   }
-  return emitHook(Ctx, Opts, *P);
+  if (*Locked && (*Locked)->Checked && !(*Locked)->Drift.empty())
+    return ExitUnsatisfiable;
+  return exitCodeFor(*R);
 }
 
 int runExplain(Context &Ctx, const ParsedOptions &Opts) {

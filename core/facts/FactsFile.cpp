@@ -3,6 +3,7 @@
 #include "core/facts/FactsFile.h"
 #include "core/facts/FactsSchema.h"
 #include "core/support/Diagnostic.h"
+#include "core/support/TomlSupport.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -706,44 +707,7 @@ Expected<Facts> readFactsFile(StringRef Path) {
 // Writing
 //===----------------------------------------------------------------------===//
 
-/// A TOML basic string. Bytes that are not UTF-8 cannot be written in TOML
-/// and become U+FFFD.
-static std::string quote(StringRef S) {
-  std::string Out = "\"";
-  const UTF8 *Cursor = reinterpret_cast<const UTF8 *>(S.begin());
-  const UTF8 *End = reinterpret_cast<const UTF8 *>(S.end());
-  bool Utf8 = isLegalUTF8String(&Cursor, End);
-  for (char C : S) {
-    unsigned char U = static_cast<unsigned char>(C);
-    switch (C) {
-    case '"':
-      Out += "\\\"";
-      continue;
-    case '\\':
-      Out += "\\\\";
-      continue;
-    case '\n':
-      Out += "\\n";
-      continue;
-    case '\t':
-      Out += "\\t";
-      continue;
-    case '\r':
-      Out += "\\r";
-      continue;
-    default:
-      break;
-    }
-    if (U < 0x20 || U == 0x7f)
-      Out += "\\u00" + utohexstr(U, /*LowerCase=*/false, /*Width=*/2);
-    else if (U >= 0x80 && !Utf8)
-      Out += "\\uFFFD";
-    else
-      Out += C;
-  }
-  Out += '"';
-  return Out;
-}
+static std::string quote(StringRef S) { return tomlString(S); }
 
 static std::string tomlKey(StringRef Key) {
   bool Bare = !Key.empty() && all_of(Key, [](char C) {

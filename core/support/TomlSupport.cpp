@@ -2,6 +2,11 @@
 
 #include "core/support/TomlSupport.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ConvertUTF.h"
+
+using namespace llvm;
+
 namespace cudadeps {
 
 llvm::StringRef typeName(const toml::node &N) {
@@ -31,6 +36,45 @@ llvm::StringRef typeName(const toml::node &N) {
 SourceLocation locationOf(llvm::StringRef File, const toml::source_region &R) {
   return {File.str(), R.begin.line ? R.begin.line : 1u,
           R.begin.line ? R.begin.column : 1u};
+}
+
+/// A TOML basic string. Bytes that are not UTF-8 cannot be written in TOML
+/// and become U+FFFD.
+std::string tomlString(StringRef S) {
+  std::string Out = "\"";
+  const UTF8 *Cursor = reinterpret_cast<const UTF8 *>(S.begin());
+  const UTF8 *End = reinterpret_cast<const UTF8 *>(S.end());
+  bool Utf8 = isLegalUTF8String(&Cursor, End);
+  for (char C : S) {
+    unsigned char U = static_cast<unsigned char>(C);
+    switch (C) {
+    case '"':
+      Out += "\\\"";
+      continue;
+    case '\\':
+      Out += "\\\\";
+      continue;
+    case '\n':
+      Out += "\\n";
+      continue;
+    case '\t':
+      Out += "\\t";
+      continue;
+    case '\r':
+      Out += "\\r";
+      continue;
+    default:
+      break;
+    }
+    if (U < 0x20 || U == 0x7f)
+      Out += "\\u00" + utohexstr(U, /*LowerCase=*/false, /*Width=*/2);
+    else if (U >= 0x80 && !Utf8)
+      Out += "\\uFFFD";
+    else
+      Out += C;
+  }
+  Out += '"';
+  return Out;
 }
 
 } // namespace cudadeps

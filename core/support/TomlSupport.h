@@ -23,6 +23,10 @@ llvm::StringRef typeName(const toml::node &N);
 /// position.
 SourceLocation locationOf(llvm::StringRef File, const toml::source_region &R);
 
+/// \p S as a TOML basic string, escaped. Bytes that are not UTF-8 cannot
+/// be written in TOML and become U+FFFD.
+std::string tomlString(llvm::StringRef S);
+
 } // namespace cudadeps
 
 #endif
