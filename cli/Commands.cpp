@@ -49,6 +49,20 @@ llvm::ArrayRef<Command> commands() {
        "GitHub Actions strategy.matrix ({\"include\": [...]}). Exit code 2\n"
        "when the manifest has no prebuilt matrix.",
        matrixOptions, runMatrix},
+      {"doctor", "check that installed packages fit this torch and these GPUs",
+       "[MANIFEST | REQUIREMENT...]",
+       "Checks, without importing anything, each package of MANIFEST (with\n"
+       "the packages it requires), the REQUIREMENTs given (`causal-conv1d`,\n"
+       "`flash-attn>=2.7`), or with no argument every registry package\n"
+       "installed here: installed or not (which version, which dist-info; when\n"
+       "missing, what its fallback costs and the command that installs it);\n"
+       "built for this torch (the wheel's local version tag and metadata, and\n"
+       "every symbol its shared objects need from libtorch/libc10 exported by\n"
+       "the installed torch); the CUDA runtime it links against torch's; the\n"
+       "GPU code in its fatbinaries against the GPUs found (or --arch, or the\n"
+       "project's [target] archs). Verdict per package: ok, missing, stale or\n"
+       "wrong archs. Exit code 0 when all are ok, 1 otherwise, 2 on bad input.",
+       doctorOptions, runDoctor},
   };
   return Table;
 }

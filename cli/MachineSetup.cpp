@@ -4,6 +4,7 @@
 #include "plugins/Builtin.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -54,13 +55,39 @@ const Package *Workspace::find(StringRef Name) {
   return *M && (*M)->Pkg ? &*(*M)->Pkg : nullptr;
 }
 
+Expected<Manifest> requirementsManifest(ArrayRef<std::string> Requirements) {
+  std::string Text = "schema = 1\n[project]\nname = \"command-line\"\n"
+                     "requires = [\n";
+  for (const std::string &R : Requirements) {
+    Text += "  \"";
+    for (unsigned char C : R) {
+      if (C == '"' || C == '\\') {
+        Text += '\\';
+        Text += char(C);
+      } else if (C < 0x20 || C == 0x7f) {
+        Text += formatv("\\u{0:x-4}", unsigned(C)).str();
+      } else {
+        Text += char(C);
+      }
+    }
+    Text += "\",\n";
+  }
+  Text += "]\n";
+  return parseManifest(Text, "<command line>");
+}
+
 Expected<std::unique_ptr<Workspace>>
 loadWorkspace(Context &Ctx, StringRef ManifestPath, const ParsedOptions &Opts) {
-  auto W = std::make_unique<Workspace>();
   Expected<Manifest> M = loadManifest(ManifestPath);
   if (!M)
     return M.takeError();
-  W->Main = std::move(*M);
+  return workspaceFor(Ctx, std::move(*M), Opts);
+}
+
+Expected<std::unique_ptr<Workspace>> workspaceFor(Context &Ctx, Manifest Main,
+                                                  const ParsedOptions &Opts) {
+  auto W = std::make_unique<Workspace>();
+  W->Main = std::move(Main);
   std::vector<std::string> CommandLine = Opts.getAll("--registry");
   for (const std::string &D : CommandLine)
     if (!sys::fs::is_directory(D))

@@ -42,6 +42,18 @@ llvm::Expected<std::unique_ptr<Workspace>>
 loadWorkspace(Context &Ctx, llvm::StringRef ManifestPath,
               const ParsedOptions &Opts);
 
+/// The same for a manifest already in memory (requirementsManifest's, or an
+/// empty one: then only the registry is searched).
+llvm::Expected<std::unique_ptr<Workspace>>
+workspaceFor(Context &Ctx, Manifest Main, const ParsedOptions &Opts);
+
+/// A project manifest requiring \p Requirements (PEP 508-style strings from
+/// the command line, `causal-conv1d>=1.5`), read by the manifest loader so
+/// they are checked as a project's `requires` would be; errors point at
+/// "<command line>".
+llvm::Expected<Manifest>
+requirementsManifest(llvm::ArrayRef<std::string> Requirements);
+
 } // namespace cudadeps::cli
 
 #endif

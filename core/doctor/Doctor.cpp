@@ -201,8 +201,11 @@ PackageDiagnosis Diagnoser::diagnose(const DoctorPackage &P) {
     if (P.Manifest)
       for (const Fallback &Fb : P.Manifest->Fallbacks)
         Out.Fallbacks.push_back({Fb.Name, Fb.Summary, Fb.Impact});
-    std::string Where =
-        F.Python ? " in the Python environment of " + F.Python->Path : "";
+    std::string Where;
+    if (F.Python && F.Python->From.How == Source::Kind::Probed)
+      Where = " in the Python environment of " + F.Python->Path;
+    else if (F.Python)
+      Where = " (" + F.Python->From.describe() + ": not among its packages)";
     add(Out, CheckKind::Installed, CheckStatus::Problem,
         "not installed" + Where);
     return Out;
@@ -301,8 +304,8 @@ void Diagnoser::checkBuildTag(const InstalledDistribution &D,
   }
   if (T.empty() && !D.TorchRequirement && !D.SharedObjects.empty())
     add(Out, CheckKind::TorchBuild, CheckStatus::Unknown,
-        "no build tag in its version or wheel name; its shared objects "
-        "decide");
+        "no torch build tag in its version or wheel name; checked through "
+        "its shared objects");
 }
 
 void Diagnoser::checkObject(const std::string &Path, PackageDiagnosis &Out) {

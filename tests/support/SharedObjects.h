@@ -3,12 +3,14 @@
 // Tests of the shared-object and fatbinary readers build their fixtures
 // when they run: stub libraries with the host g++ (`libc10.so` exporting a
 // chosen symbol), objects carrying a hand-made fatbinary in `.nv_fatbin`,
-// and real CUDA extensions compiled by the real nvcc (/usr/local/cuda).
+// real CUDA extensions compiled by the real nvcc (/usr/local/cuda), and
+// FakeSitePackages: a virtualenv with torch and one extension package.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_TESTS_SUPPORT_SHAREDOBJECTS_H
 #define CUDADEPS_TESTS_SUPPORT_SHAREDOBJECTS_H
 
+#include "core/facts/Facts.h"
 #include "tests/support/FakeToolkit.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -166,6 +168,88 @@ inline std::string buildCudaExtension(const TempDir &Dir, llvm::StringRef Out,
   CommandResult R = runCommand(Argv);
   return R.Code == 0 ? std::string() : "nvcc failed: " + R.Output;
 }
+
+inline Version parsedVersion(llvm::StringRef S) {
+  llvm::Expected<Version> V = Version::parse(S);
+  EXPECT_TRUE(bool(V)) << S.str();
+  return V ? *V : Version();
+}
+
+inline constexpr const char *StubWithSymbol =
+    "namespace c10 { int stubVersion() { return 1; } }\n";
+inline constexpr const char *StubWithoutSymbol =
+    "namespace c10 { int otherFunction() { return 2; } }\n";
+
+/// A fake Python environment (a virtualenv: pyvenv.cfg, lib/python3.12):
+/// site-packages with torch (version.py and a stub torch/lib/libc10.so) and one
+/// extension package "ext-pkg" whose _C.so needs c10::stubVersion(), links
+/// libcudart.so.12 and carries GPU code, listed in its dist-info RECORD.
+struct FakeSitePackages {
+  TempDir Dir{"cudadeps-doctor"};
+  std::string Site = Dir.sub("lib/python3.12/site-packages");
+  std::string DistInfo;
+  Facts F;
+
+  /// Builds it; "" or the error.
+  std::string build(llvm::StringRef DistName, const std::string &Fatbin,
+                    llvm::StringRef TorchVersion = "2.11.0+cu128",
+                    llvm::StringRef TorchCuda = "12.8") {
+    if (!Dir.ok())
+      return "no temp dir";
+    if (!writeFile(Dir.sub("pyvenv.cfg"),
+                   "home = /usr/bin\nversion = 3.12.3\n"))
+      return "cannot write pyvenv.cfg";
+    std::string TorchDir = Site + "/torch";
+    if (!writeFile(TorchDir + "/version.py",
+                   "__version__ = '" + TorchVersion.str() + "'\ncuda = '" +
+                       TorchCuda.str() + "'\n"))
+      return "cannot write version.py";
+    std::string Lib = TorchDir + "/lib";
+    makeDirs(Lib);
+    std::string E = buildSharedLibrary(Dir, Lib + "/libc10.so", StubWithSymbol);
+    if (!E.empty())
+      return E;
+    std::string Cudart = Dir.sub("cudart/libcudart.so.12");
+    makeDirs(Dir.sub("cudart"));
+    E = buildSharedLibrary(Dir, Cudart,
+                           "extern \"C\" int cudaStub() { return 0; }\n",
+                           {"-Wl,-soname,libcudart.so.12"});
+    if (!E.empty())
+      return E;
+    std::string Ext = Site + "/ext_pkg/_C.so";
+    makeDirs(Site + "/ext_pkg");
+    E = buildSharedLibrary(
+        Dir, Ext,
+        "namespace c10 { int stubVersion(); }\n"
+        "extern \"C\" int entry() { return c10::stubVersion(); }\n" +
+            (Fatbin.empty() ? std::string() : fatbinSectionSource(Fatbin)),
+        {"-Wl,--no-as-needed", "-L" + Lib, "-lc10", Cudart});
+    if (!E.empty())
+      return E;
+    DistInfo = Site + "/" + DistName.str();
+    if (!writeFile(DistInfo + "/METADATA",
+                   "Metadata-Version: 2.1\nName: ext-pkg\nVersion: 1.0\n\n") ||
+        !writeFile(DistInfo + "/RECORD",
+                   "ext_pkg/__init__.py,,\n\"ext_pkg/_C.so\",sha256=x,1\n" +
+                       llvm::sys::path::filename(DistInfo).str() +
+                       "/RECORD,,\n"))
+      return "cannot write the dist-info";
+    TorchFacts T;
+    T.Ver = parsedVersion(TorchVersion);
+    T.Cuda = parsedVersion(TorchCuda);
+    T.Cxx11Abi = true;
+    T.From = Source::probed("cuda-runtime", TorchDir + "/version.py");
+    F.Torch = T;
+    F.Packages["ext-pkg"] =
+        PackageFact{parsedVersion(DistName.split('-').second.rsplit('.').first),
+                    Source::probed("cuda-runtime", DistInfo)};
+    return "";
+  }
+
+  std::string replaceLibc10(llvm::StringRef Source) {
+    return buildSharedLibrary(Dir, Site + "/torch/lib/libc10.so", Source);
+  }
+};
 
 } // namespace cudadeps::test
 

@@ -20,79 +20,6 @@ Version ver(llvm::StringRef S) {
   return V ? *V : Version();
 }
 
-constexpr const char *StubWithSymbol =
-    "namespace c10 { int stubVersion() { return 1; } }\n";
-constexpr const char *StubWithoutSymbol =
-    "namespace c10 { int otherFunction() { return 2; } }\n";
-
-/// A fake Python environment: site-packages with torch (version.py and a
-/// stub torch/lib/libc10.so) and one extension package "ext-pkg" whose
-/// _C.so needs c10::stubVersion(), links libcudart.so.12 and carries GPU
-/// code, listed in its dist-info RECORD.
-struct FakeSite {
-  TempDir Dir{"cudadeps-doctor"};
-  std::string Site = Dir.sub("lib/python3.12/site-packages");
-  std::string DistInfo;
-  Facts F;
-
-  /// Builds it; "" or the error.
-  std::string build(llvm::StringRef DistName, const std::string &Fatbin,
-                    llvm::StringRef TorchVersion = "2.11.0+cu128",
-                    llvm::StringRef TorchCuda = "12.8") {
-    if (!Dir.ok())
-      return "no temp dir";
-    std::string TorchDir = Site + "/torch";
-    if (!writeFile(TorchDir + "/version.py",
-                   "__version__ = '" + TorchVersion.str() + "'\ncuda = '" +
-                       TorchCuda.str() + "'\n"))
-      return "cannot write version.py";
-    std::string Lib = TorchDir + "/lib";
-    makeDirs(Lib);
-    std::string E = buildSharedLibrary(Dir, Lib + "/libc10.so", StubWithSymbol);
-    if (!E.empty())
-      return E;
-    std::string Cudart = Dir.sub("cudart/libcudart.so.12");
-    makeDirs(Dir.sub("cudart"));
-    E = buildSharedLibrary(Dir, Cudart,
-                           "extern \"C\" int cudaStub() { return 0; }\n",
-                           {"-Wl,-soname,libcudart.so.12"});
-    if (!E.empty())
-      return E;
-    std::string Ext = Site + "/ext_pkg/_C.so";
-    makeDirs(Site + "/ext_pkg");
-    E = buildSharedLibrary(
-        Dir, Ext,
-        "namespace c10 { int stubVersion(); }\n"
-        "extern \"C\" int entry() { return c10::stubVersion(); }\n" +
-            (Fatbin.empty() ? std::string() : fatbinSectionSource(Fatbin)),
-        {"-Wl,--no-as-needed", "-L" + Lib, "-lc10", Cudart});
-    if (!E.empty())
-      return E;
-    DistInfo = Site + "/" + DistName.str();
-    if (!writeFile(DistInfo + "/METADATA",
-                   "Metadata-Version: 2.1\nName: ext-pkg\nVersion: 1.0\n\n") ||
-        !writeFile(DistInfo + "/RECORD",
-                   "ext_pkg/__init__.py,,\n\"ext_pkg/_C.so\",sha256=x,1\n" +
-                       llvm::sys::path::filename(DistInfo).str() +
-                       "/RECORD,,\n"))
-      return "cannot write the dist-info";
-    TorchFacts T;
-    T.Ver = ver(TorchVersion);
-    T.Cuda = ver(TorchCuda);
-    T.Cxx11Abi = true;
-    T.From = Source::probed("cuda-runtime", TorchDir + "/version.py");
-    F.Torch = T;
-    F.Packages["ext-pkg"] =
-        PackageFact{ver(DistName.split('-').second.rsplit('.').first),
-                    Source::probed("cuda-runtime", DistInfo)};
-    return "";
-  }
-
-  std::string replaceLibc10(llvm::StringRef Source) {
-    return buildSharedLibrary(Dir, Site + "/torch/lib/libc10.so", Source);
-  }
-};
-
 DoctorRequest requestFor(std::vector<std::string> Archs,
                          std::string Origin = "GPUs found") {
   DoctorRequest R;
@@ -118,7 +45,7 @@ std::string describe(const PackageDiagnosis &P) {
 }
 
 TEST(DoctorTest, OkWhenTheExtensionMatchesTorchAndTheGpu) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0.dist-info", fatbinBytes({{false, 90}})), "");
   DoctorReport R = diagnose(requestFor({"sm_90"}), S.F);
   ASSERT_EQ(R.Packages.size(), 1u);
@@ -141,7 +68,7 @@ TEST(DoctorTest, OkWhenTheExtensionMatchesTorchAndTheGpu) {
 }
 
 TEST(DoctorTest, AMissingTorchSymbolIsPredictedWithItsDemangledName) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0.dist-info", fatbinBytes({{false, 90}})), "");
   ASSERT_EQ(S.replaceLibc10(StubWithoutSymbol), "");
   DoctorReport R = diagnose(requestFor({"sm_90"}), S.F);
@@ -160,7 +87,7 @@ TEST(DoctorTest, AMissingTorchSymbolIsPredictedWithItsDemangledName) {
 }
 
 TEST(DoctorTest, ALocalVersionTagForAnotherTorchIsStale) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0+cu12torch2.6cxx11abiTRUE.dist-info",
                     fatbinBytes({{false, 90}})),
             "");
@@ -178,7 +105,7 @@ TEST(DoctorTest, ALocalVersionTagForAnotherTorchIsStale) {
 }
 
 TEST(DoctorTest, ALocalVersionTagForThisTorchIsOk) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0+cu12torch2.11cxx11abiTRUE.dist-info",
                     fatbinBytes({{false, 90}})),
             "");
@@ -191,7 +118,7 @@ TEST(DoctorTest, ALocalVersionTagForThisTorchIsOk) {
 }
 
 TEST(DoctorTest, TorchRequirementInMetadata) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0.dist-info", fatbinBytes({{false, 90}})), "");
   ASSERT_TRUE(
       writeFile(S.DistInfo + "/METADATA",
@@ -206,7 +133,7 @@ TEST(DoctorTest, TorchRequirementInMetadata) {
 }
 
 TEST(DoctorTest, ACudaMajorOtherThanTorchsIsStale) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0.dist-info", fatbinBytes({{false, 90}}),
                     "2.9.0+cu130", "13.0"),
             "");
@@ -222,7 +149,7 @@ TEST(DoctorTest, ACudaMajorOtherThanTorchsIsStale) {
 }
 
 TEST(DoctorTest, KernelsForOtherGpusAreWrongArchs) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(
       S.build("ext_pkg-1.0.dist-info", fatbinBytes({{false, 80}, {false, 90}})),
       "");
@@ -245,7 +172,7 @@ TEST(DoctorTest, KernelsForOtherGpusAreWrongArchs) {
 }
 
 TEST(DoctorTest, PtxForALowerArchJitCompilesWithAWarning) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(
       S.build("ext_pkg-1.0.dist-info", fatbinBytes({{false, 90}, {true, 90}})),
       "");
@@ -263,7 +190,7 @@ TEST(DoctorTest, PtxForALowerArchJitCompilesWithAWarning) {
 }
 
 TEST(DoctorTest, NoTargetsMeansArchsAreNotChecked) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0.dist-info", fatbinBytes({{false, 90}})), "");
   const PackageDiagnosis P = diagnose(requestFor({}), S.F).Packages[0];
   EXPECT_EQ(P.Result, Verdict::Ok);
@@ -296,7 +223,7 @@ TEST(DoctorTest, AMissingPackageSaysWhatItCostsAndHowToInstallIt) {
 }
 
 TEST(DoctorTest, ADamagedSharedObjectIsStale) {
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0.dist-info", ""), "");
   ASSERT_TRUE(writeFile(S.Site + "/ext_pkg/_C.so", "\x7f"
                                                    "ELF truncated"));
@@ -345,7 +272,7 @@ TEST(BuildTagTest, LocalLabels) {
 TEST(DoctorTest, RealNvccExtensionAgainstStubTorch) {
   if (realNvcc().empty())
     GTEST_SKIP() << "no nvcc at /usr/local/cuda/bin/nvcc";
-  FakeSite S;
+  FakeSitePackages S;
   ASSERT_EQ(S.build("ext_pkg-1.0.dist-info", "", "2.9.0+cu130", "13.0"), "");
   ASSERT_EQ(buildCudaExtension(S.Dir, S.Site + "/ext_pkg/_C.so",
                                S.Site + "/torch/lib",
