@@ -1,6 +1,8 @@
 //===- ResolveLock.cpp - resolve --lock FILE and --locked ------------------===//
 #include "cli/ResolveLock.h"
 #include "cli/OutputFile.h"
+#include "core/fetch/SourceFetcher.h"
+#include "core/plugin/ProbeCache.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -42,6 +44,47 @@ std::vector<std::string> filesRead(Context &Ctx, Workspace &W,
   return Out;
 }
 
+/// The commit each source build's tag is at in the source cache, when
+/// cudadeps has fetched it (nothing is fetched here: offline, and only
+/// for sources already cached); a package with none keeps the commit its
+/// manifest pins.
+static void addCachedCommits(Lock &L, Workspace &W) {
+  static RealEnvironment Env;
+  std::string CacheDir = ProbeCache::defaultDir(Env);
+  if (CacheDir.empty())
+    return;
+  for (LockedPackage &LP : L.Packages) {
+    const Package *Pkg = W.find(LP.Name);
+    if (LP.Strategy != "source" || !Pkg || !Pkg->Git || LP.Tag.empty())
+      continue;
+    Expected<Version> V = Version::parse(LP.Version);
+    if (!V) {
+      consumeError(V.takeError());
+      continue;
+    }
+    const Release *Rel = Pkg->findRelease(*V);
+    if (!Rel)
+      continue;
+    FetchRequest Req;
+    Req.Package = Pkg->canonicalName();
+    Req.VersionText = Rel->VersionText;
+    Req.Url = *Pkg->Git;
+    Req.Tag = {LP.Tag, Pkg->tagTemplateFor(*Rel).Loc};
+    Req.Commit = Rel->Commit;
+    Req.Submodules = Pkg->Build.Submodules;
+    if (!sys::fs::is_directory(sourceDirFor(Req, CacheDir)))
+      continue;
+    FetchOptions Opts;
+    Opts.CacheDir = CacheDir;
+    Opts.Offline = true;
+    Expected<FetchedSource> S = fetchSource(Req, Opts);
+    if (S)
+      LP.Commit = S->Commit;
+    else
+      consumeError(S.takeError());
+  }
+}
+
 Expected<std::optional<LockOutcome>>
 applyLockOptions(Context &Ctx, const ParsedOptions &Opts, Workspace &W,
                  const Resolution &R, const Facts &F, StringRef ManifestPath) {
@@ -66,6 +109,7 @@ applyLockOptions(Context &Ctx, const ParsedOptions &Opts, Workspace &W,
       makeLock(R, F, Lookup, filesRead(Ctx, W, R), LockDir, DataDir);
   if (!Now)
     return Now.takeError();
+  addCachedCommits(*Now, W);
   Out.Packages = Now->Packages.size();
   Out.Facts = Now->Facts.size();
   Out.Files = Now->Files.size();

@@ -458,7 +458,10 @@ std::vector<std::string> lockDrift(const Lock &Locked, const Lock &Now) {
     Field("prebuilt URL", P.PrebuiltUrl, N.PrebuiltUrl);
     Field("source", P.Git + (P.Tag.empty() ? "" : " " + P.Tag),
           N.Git + (N.Tag.empty() ? "" : " " + N.Tag));
-    Field("commit", P.Commit, N.Commit);
+    // A commit not known here (the source is not fetched yet) is checked
+    // when it is fetched (build --locked), not reported as drift.
+    if (!N.Commit.empty())
+      Field("commit", P.Commit, N.Commit);
   }
   for (const LockedPackage &N : Now.Packages)
     if (none_of(Locked.Packages,

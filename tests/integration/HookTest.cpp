@@ -58,7 +58,9 @@ struct ModuleProject {
               "file(WRITE ${CMAKE_BINARY_DIR}/values.txt "
               "\"${CUDADEPS_FOUND}|${CMAKE_CUDA_COMPILER}|"
               "${CMAKE_CUDA_HOST_COMPILER}|${CMAKE_CUDA_ARCHITECTURES}|"
-              "${CUDADEPS_DEMO_EXT_STRATEGY}|${CUDADEPS_DEMO_EXT_VERSION}\")\n");
+              "${CUDADEPS_DEMO_EXT_STRATEGY}|${CUDADEPS_DEMO_EXT_VERSION}\")\n"
+              "file(WRITE ${CMAKE_BINARY_DIR}/launcher.txt "
+              "\"${CMAKE_CUDA_COMPILER_LAUNCHER}\")\n");
   }
 
   RunResult configure(const std::string &Prefix = CUDADEPS_BUILD_DIR) {
@@ -126,6 +128,26 @@ TEST(CMakeModule, FindPackageFromTheBuildTreeSetsTheToolchain) {
   EXPECT_EQ(P.values(), "TRUE|/usr/local/cuda-12.8/bin/nvcc|/usr/bin/g++-13|"
                         "90;120|source|2.0.0");
   EXPECT_THAT(R.Out, HasSubstr("demo-ext  2.0.0  build from source"));
+}
+
+TEST(CMakeModule, PackagesAndLauncherReachCudadeps) {
+  std::string Why;
+  if (!haveTools({"cmake"}, Why))
+    GTEST_SKIP() << Why;
+  TempDir Tools("cudadeps-module-tools");
+  std::string Launcher = Tools.sub("ccache");
+  writeFile(Launcher, "#!/bin/sh\nexec \"$@\"\n", /*Executable=*/true);
+  ModuleProject P("build-farm-no-gpu", "REQUIRED TARGET_ARCHS 90 PACKAGES "
+                                       "demo-ext LAUNCHER " + Launcher);
+  RunResult R = P.configure();
+  ASSERT_EQ(R.Code, 0) << R.Out << R.Err;
+  EXPECT_EQ(readWhole(P.Bin + "/launcher.txt"), Launcher);
+  ModuleProject Bad("build-farm-no-gpu", "PACKAGES demo-txt");
+  R = Bad.configure();
+  EXPECT_NE(R.Code, 0);
+  EXPECT_THAT(R.Err, HasSubstr("cudadeps resolve failed (2)"));
+  EXPECT_THAT(R.Err, HasSubstr("--package 'demo-txt' is not part of this "
+                               "resolution"));
 }
 
 TEST(CMakeModule, RerunsOnlyWhenWhatTheDecisionRestsOnChanged) {

@@ -5,7 +5,9 @@
 // which decision) with exit 1; and the lock file's own errors.
 //
 //===----------------------------------------------------------------------===//
+#include "core/fetch/SourceFetcher.h"
 #include "tests/support/FakeToolkit.h"
+#include "tests/support/GitRepo.h"
 #include "tests/support/RunCli.h"
 
 #include "gmock/gmock.h"
@@ -229,4 +231,56 @@ TEST(Lock, LockFileErrorsAreInputErrors) {
   RunResult Toml = P.resolve({"--locked"});
   EXPECT_EQ(Toml.Code, 2);
   EXPECT_THAT(Toml.Err, HasSubstr("invalid TOML"));
+}
+
+// The commit a source build's tag is at, once cudadeps has fetched it into
+// the source cache: resolve records it without touching the network.
+TEST(Lock, RecordsTheCommitOfACachedSource) {
+  TempDir Root("cudadeps-lock-git");
+  KernelProject KP;
+  ASSERT_TRUE(makeKernelProject(Root.sub("src"), Root.sub("home"), KP));
+  std::string Registry = Root.sub("registry");
+  writeFile(Registry + "/kernel.toml",
+            "schema = 1\n[package]\nname = \"kernel-project\"\n"
+            "git = \"file://" + KP.Repo + "\"\nbuild = \"cmake\"\n"
+            "[requires]\nnvcc = \">=12\"\n"
+            "[[release]]\nversion = \"1.0\"\narchs = [\"sm_90\"]\n");
+  std::string Project = Root.sub("cudadeps.toml");
+  writeFile(Project, "schema = 1\n[project]\nname = \"p\"\n"
+                     "requires = [\"kernel-project\"]\n");
+  std::string Cache = Root.sub("cache");
+  cudadeps::FetchRequest Req;
+  Req.Package = "kernel-project";
+  Req.VersionText = "1.0";
+  Req.Url.Value = "file://" + KP.Repo;
+  Req.Tag.Value = "v1.0";
+  cudadeps::FetchOptions Opts;
+  Opts.CacheDir = Cache + "/cudadeps";
+  Expected<cudadeps::FetchedSource> S = cudadeps::fetchSource(Req, Opts);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+
+  std::string LockFile = Root.sub("cudadeps.lock");
+  std::vector<std::string> Args{"resolve",  Project, "--registry", Registry,
+                                "--facts",  Scenarios + "/build-farm-no-gpu.toml",
+                                "--arch",   "sm_90", "--lock", LockFile};
+  RunResult R = runCudadeps(Args, {{"XDG_CACHE_HOME", Cache}});
+  ASSERT_EQ(R.Code, 0) << R.Out << R.Err;
+  EXPECT_THAT(readWhole(LockFile), HasSubstr("tag = \"v1.0\"\ncommit = \"" +
+                                             KP.CommitV10 + "\"\n"));
+
+  // Not fetched here (another cache): the commit is not known, which is
+  // not drift; nothing is fetched to find out.
+  Args.push_back("--locked");
+  RunResult Other = runCudadeps(Args, {{"XDG_CACHE_HOME", Root.sub("other")}});
+  EXPECT_EQ(Other.Code, 0) << Other.Out;
+  EXPECT_FALSE(sys::fs::exists(Root.sub("other/cudadeps/src")));
+
+  // A lock made where the tag was at another commit: drift.
+  std::string Lock = readWhole(LockFile);
+  Lock.replace(Lock.find(KP.CommitV10), KP.CommitV10.size(), KP.CommitV11);
+  writeFile(LockFile, Lock);
+  RunResult Moved = runCudadeps(Args, {{"XDG_CACHE_HOME", Cache}});
+  EXPECT_EQ(Moved.Code, 1);
+  EXPECT_THAT(Moved.Out, HasSubstr("drift: kernel-project commit: " +
+                                   KP.CommitV11 + " → " + KP.CommitV10));
 }
