@@ -11,7 +11,7 @@
 #                    [ARGS extra cudadeps arguments ...])
 #   enable_language(CUDA)
 #
-# Call it before enable_language(CUDA) (or before project(... CUDA)): it runs
+# Call it after project(... CXX) and before enable_language(CUDA): it runs
 # `cudadeps resolve MANIFEST --emit cmake` and includes the result, which
 # sets CMAKE_CUDA_COMPILER, CMAKE_CUDA_HOST_COMPILER, CMAKE_CUDA_ARCHITECTURES
 # (and CMAKE_CUDA_COMPILER_LAUNCHER), CUDAToolkit_ROOT, CUDADEPS_STATUS,
@@ -71,6 +71,12 @@ function(cudadeps_resolve)
   endif()
   if(NOT _cd_MANIFEST)
     message(FATAL_ERROR "cudadeps_resolve: MANIFEST is required")
+  endif()
+  if(CMAKE_CUDA_COMPILER_LOADED)
+    message(FATAL_ERROR "cudadeps_resolve: CUDA is already enabled (with "
+      "${CMAKE_CUDA_COMPILER}), so the toolchain can no longer be chosen; "
+      "call cudadeps_resolve() before enable_language(CUDA), and leave CUDA "
+      "out of project(LANGUAGES)")
   endif()
   if(NOT CUDADEPS_EXECUTABLE OR NOT EXISTS "${CUDADEPS_EXECUTABLE}")
     message(FATAL_ERROR "cudadeps_resolve: CUDADEPS_EXECUTABLE "

@@ -201,6 +201,31 @@ TEST(CMakeModule, NoConfigurationStopsWithTheExplanationWhenRequired) {
   EXPECT_EQ(Optional.values(), "FALSE|||||");
 }
 
+// Once CUDA is enabled its compiler is fixed (what enable_language(CUDA)
+// sets is simulated: a real one costs seconds of compiler detection).
+TEST(CMakeModule, TooLateIsAnError) {
+  std::string Why;
+  if (!haveTools({"cmake"}, Why))
+    GTEST_SKIP() << Why;
+  TempDir Dir("cudadeps-module-late");
+  writeFile(Dir.sub("src/CMakeLists.txt"),
+            "cmake_minimum_required(VERSION 3.20)\n"
+            "project(late NONE)\n"
+            "set(CMAKE_CUDA_COMPILER_LOADED 1)\n"
+            "set(CMAKE_CUDA_COMPILER /opt/other/nvcc)\n"
+            "find_package(cudadeps REQUIRED)\n"
+            "cudadeps_resolve(MANIFEST " CUDADEPS_SOURCE_DIR
+            "/examples/cmake-project/cudadeps.toml)\n");
+  RunResult R = runProgram(findProgram("cmake"),
+                           {"-S", Dir.sub("src"), "-B", Dir.sub("bin"),
+                            "-DCMAKE_PREFIX_PATH=" CUDADEPS_BUILD_DIR},
+                           cleanEnv(Dir));
+  EXPECT_NE(R.Code, 0);
+  EXPECT_THAT(R.Err, HasSubstr("CUDA is already enabled (with "
+                               "/opt/other/nvcc)"));
+  EXPECT_THAT(R.Err, HasSubstr("enable_language(CUDA)"));
+}
+
 TEST(CMakeModule, InputErrorsAlwaysStop) {
   std::string Why;
   if (!haveTools({"cmake"}, Why))
