@@ -49,7 +49,10 @@ Error readElf(const ELFFile<ELFT> &File, unsigned Parts, SharedObject &Out) {
     auto Strings = File.getLinkAsStrtab(*Dynamic);
     if (!Strings)
       return Strings.takeError();
-    auto Entries = File.dynamicEntries();
+    // The section, bounds-checked; ELFFile::dynamicEntries() would trust
+    // a damaged program header.
+    auto Entries =
+        File.template getSectionContentsAsArray<typename ELFT::Dyn>(*Dynamic);
     if (!Entries)
       return Entries.takeError();
     std::vector<std::string> RPath, RunPath;
