@@ -45,7 +45,9 @@ Error malformed(size_t Off, const Twine &What) {
 /// nvcc's tools leave in a cubin's .note.nv.tkinfo.
 std::string toolkitReleaseIn(StringRef Payload) {
   static constexpr StringRef Marker = "Cuda compilation tools, release ";
-  size_t At = Payload.find(Marker);
+  // The note sits near the front of a cubin; big cubins are not scanned
+  // to their end.
+  size_t At = Payload.take_front(1 << 20).find(Marker);
   if (At == StringRef::npos)
     return {};
   StringRef Rest = Payload.substr(At + Marker.size(), 16);
