@@ -2,6 +2,7 @@
 
 #include "core/facts/FactsFile.h"
 #include "core/facts/FactsSchema.h"
+#include "core/support/BoundedFile.h"
 #include "core/support/Diagnostic.h"
 #include "core/support/TomlSupport.h"
 
@@ -23,87 +24,12 @@ namespace cudadeps {
 
 namespace schema = facts_schema;
 
-/// More dotted parts than this in one key is refused before parsing: TOML++
-/// nests one table per part, recursively, and a hostile key with 100,000
-/// parts would overflow the stack.
-static constexpr unsigned MaxDottedParts = 32;
-static constexpr uint64_t MaxFactsFileSize = 64u << 20;
+/// A facts file describes one machine: a few kilobytes.
+static constexpr uint64_t MaxFactsFileSize = 4u << 20;
 
 //===----------------------------------------------------------------------===//
 // Checks on the raw text
 //===----------------------------------------------------------------------===//
-
-/// Finds a key with too many dotted parts ("[a.a.a. ... ]" or "a.a.a = 1"),
-/// scanning outside strings and comments. Returns its 1-based line and column.
-static std::optional<std::pair<unsigned, unsigned>>
-findOverlyDottedKey(StringRef Text) {
-  enum class State { Normal, Comment, Basic, Literal, MlBasic, MlLiteral };
-  State S = State::Normal;
-  unsigned Line = 1, Col = 1, Dots = 0;
-  for (size_t I = 0; I < Text.size(); ++I, ++Col) {
-    char C = Text[I];
-    if (C == '\n') {
-      if (S == State::Comment || S == State::Basic || S == State::Literal)
-        S = State::Normal;
-      if (S == State::Normal)
-        Dots = 0;
-      ++Line;
-      Col = 0;
-      continue;
-    }
-    switch (S) {
-    case State::Normal:
-      if (C == '#') {
-        S = State::Comment;
-      } else if (C == '"' || C == '\'') {
-        bool Multi = Text.substr(I, 3) == StringRef(std::string(3, C));
-        S = C == '"' ? (Multi ? State::MlBasic : State::Basic)
-                     : (Multi ? State::MlLiteral : State::Literal);
-        if (Multi) {
-          I += 2;
-          Col += 2;
-        }
-      } else if (C == '.') {
-        if (++Dots > MaxDottedParts)
-          return std::make_pair(Line, Col);
-      } else if (!(isAlnum(C) || C == '_' || C == '-' || C == ' ' ||
-                   C == '\t')) {
-        Dots = 0;
-      }
-      break;
-    case State::Comment:
-      break;
-    case State::Basic:
-    case State::MlBasic:
-      if (C == '\\') {
-        ++I;
-        ++Col;
-      } else if (C == '"') {
-        if (S == State::Basic) {
-          S = State::Normal;
-        } else if (Text.substr(I, 3) == "\"\"\"") {
-          I += 2;
-          Col += 2;
-          S = State::Normal;
-        }
-      }
-      break;
-    case State::Literal:
-    case State::MlLiteral:
-      if (C == '\'') {
-        if (S == State::Literal) {
-          S = State::Normal;
-        } else if (Text.substr(I, 3) == "'''") {
-          I += 2;
-          Col += 2;
-          S = State::Normal;
-        }
-      }
-      break;
-    }
-  }
-  return std::nullopt;
-}
 
 /// Reports text that is not a facts file at all: NUL bytes or bytes that
 /// are not UTF-8. Such files are reported at 1:1.
@@ -635,14 +561,14 @@ static size_t offsetOf(StringRef Text, unsigned Line, unsigned Col) {
 }
 
 /// Makes TOML++'s syntax errors say what went wrong where a user would look.
-static void reportSyntaxError(const toml::parse_error &E, StringRef Text,
+static void reportSyntaxError(const TomlSyntaxError &E, StringRef Text,
                               DiagnosticEngine &Diags) {
-  unsigned Line = std::max<unsigned>(1, E.source().begin.line);
-  unsigned Col = std::max<unsigned>(1, E.source().begin.column);
-  std::string Message = syntaxMessage(E.description());
+  unsigned Line = E.Line;
+  unsigned Col = E.Column;
+  std::string Message = syntaxMessage(E.Description);
   size_t At = offsetOf(Text, Line, Col);
   char C = At < Text.size() ? Text[At] : '\n';
-  StringRef Description(E.description().data(), E.description().size());
+  StringRef Description(E.Description);
   if (Description.startswith("Error while parsing string") &&
       (C == '\n' || C == '\r'))
     Message = "syntax error: unterminated string (no closing quote on this "
@@ -666,21 +592,21 @@ Expected<Facts> parseFactsToml(StringRef Text, StringRef FileName) {
       return NotText.takeError();
   }
   DiagnosticEngine Diags(FileName.str(), Text.str());
-  if (auto Where = findOverlyDottedKey(Text)) {
-    Diags.error(Where->first, Where->second,
-                "key nested too deeply (more than " + Twine(MaxDottedParts) +
-                    " dotted parts)");
-    return Diags.takeError();
-  }
-  toml::parse_result Result =
-      toml::parse(std::string_view(Text.data(), Text.size()),
-                  std::string_view(FileName.data(), FileName.size()));
-  if (!Result) {
-    reportSyntaxError(Result.error(), Text, Diags);
+  Expected<toml::table> Parsed = parseToml(Text, FileName);
+  if (!Parsed) {
+    handleAllErrors(
+        Parsed.takeError(),
+        [&](const TomlSyntaxError &E) {
+          if (E.Guard)
+            Diags.error(E.Line, E.Column, E.Message);
+          else
+            reportSyntaxError(E, Text, Diags);
+        },
+        [&](const ErrorInfoBase &E) { Diags.error(1, 1, E.message()); });
     return Diags.takeError();
   }
   TomlReader Reader(Diags, FileName);
-  Facts F = Reader.read(Result.table());
+  Facts F = Reader.read(*Parsed);
   Reader.flush();
   if (Error E = Diags.takeError())
     return E;
@@ -688,19 +614,12 @@ Expected<Facts> parseFactsToml(StringRef Text, StringRef FileName) {
 }
 
 Expected<Facts> readFactsFile(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/true,
-                            /*RequiresNullTerminator=*/false);
-  if (!Buffer)
+  Expected<std::string> Text =
+      readBoundedFile(Path, MaxFactsFileSize, "facts file");
+  if (!Text)
     return make_error<DiagnosticError>(SourceLocation{Path.str(), 0, 0},
-                                       "cannot read facts file: " +
-                                           Buffer.getError().message());
-  if ((*Buffer)->getBufferSize() > MaxFactsFileSize)
-    return make_error<DiagnosticError>(
-        SourceLocation{Path.str(), 0, 0},
-        "facts file too large (" + std::to_string((*Buffer)->getBufferSize()) +
-            " bytes; at most " + std::to_string(MaxFactsFileSize) + ")");
-  return parseFactsToml((*Buffer)->getBuffer(), Path);
+                                       toString(Text.takeError()));
+  return parseFactsToml(*Text, Path);
 }
 
 //===----------------------------------------------------------------------===//

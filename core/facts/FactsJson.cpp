@@ -1,5 +1,6 @@
 //===- FactsJson.cpp - facts as JSON --------------------------------------===//
 
+#include "core/support/JsonSupport.h"
 #include "core/facts/FactsFile.h"
 #include "core/facts/FactsSchema.h"
 #include "core/support/Diagnostic.h"
@@ -592,35 +593,9 @@ Expected<Facts> factsFromJson(const json::Value &V, StringRef Origin) {
   return factsFromJson(V, Origin, Source::declared(Origin.str()));
 }
 
-/// LLVM's JSON parser recurses once per nesting level; facts need four.
-static constexpr unsigned MaxJsonDepth = 64;
-
-/// The offset of the first bracket nested deeper than MaxJsonDepth.
-static std::optional<size_t> findTooDeep(StringRef Text) {
-  unsigned Depth = 0;
-  bool InString = false;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
-    if (InString) {
-      if (C == '\\')
-        ++I;
-      else if (C == '"')
-        InString = false;
-      continue;
-    }
-    if (C == '"')
-      InString = true;
-    else if ((C == '[' || C == '{') && ++Depth > MaxJsonDepth)
-      return I;
-    else if ((C == ']' || C == '}') && Depth > 0)
-      --Depth;
-  }
-  return std::nullopt;
-}
-
 Expected<Facts> factsFromJsonText(StringRef Text, StringRef Origin,
                                   const Source &Default) {
-  if (std::optional<size_t> Offset = findTooDeep(Text)) {
+  if (std::optional<size_t> Offset = findJsonTooDeep(Text)) {
     StringRef Before = Text.take_front(*Offset);
     unsigned Line = 1 + Before.count('\n');
     size_t LineStart = Before.rfind('\n');

@@ -11,6 +11,7 @@
 #include "core/manifest/KnowledgeBase.h"
 
 #include "core/manifest/Manifest.h"
+#include "core/support/BoundedFile.h"
 #include "core/support/TomlSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -588,17 +589,11 @@ bool ToolkitRow::compiles(StringRef Arch) const {
 
 Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
   DiagnosticEngine Diags(FileName.str(), Text.str());
-  toml::parse_result Parsed =
-      toml::parse(std::string_view(Text.data(), Text.size()),
-                  std::string_view(FileName.data(), FileName.size()));
-  if (!Parsed) {
-    const toml::parse_error &E = Parsed.error();
-    Diags.error(E.source().begin.line, E.source().begin.column,
-                "invalid TOML: " + Twine(std::string(E.description())));
-    return Diags.takeError();
-  }
+  Expected<toml::table> Parsed = parseToml(Text, FileName);
+  if (!Parsed)
+    return tomlErrorAsDiagnostic(Parsed.takeError(), Text);
   Reader R(FileName, Toolkits, Floors, Torches);
-  R.run(Parsed.table());
+  R.run(*Parsed);
   std::stable_sort(R.Diags.begin(), R.Diags.end(),
                    [](const PendingDiag &A, const PendingDiag &B) {
                      return std::tie(A.Line, A.Column) <
@@ -637,11 +632,11 @@ Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
 
   KnowledgeBase KB;
   for (const std::string &Path : Files) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-    if (!Buf)
-      return createStringError(Buf.getError(), "cannot read '%s': %s",
-                               Path.c_str(), Buf.getError().message().c_str());
-    if (Error E = KB.addFile((*Buf)->getBuffer(), Path))
+    Expected<std::string> Text =
+        readBoundedFile(Path, MaxKnowledgeBaseFileBytes, "knowledge base file");
+    if (!Text)
+      return Text.takeError();
+    if (Error E = KB.addFile(*Text, Path))
       return E;
   }
   return KB;

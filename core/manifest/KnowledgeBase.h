@@ -55,6 +55,9 @@ struct DriverFloorRow {
 };
 
 /// A torch minor and the CUDA toolkits its official binaries were built
+/// A knowledge-base file larger than this is not read.
+inline constexpr size_t MaxKnowledgeBaseFileBytes = 4u << 20;
+
 /// with (manifests/cuda/torch.toml): 2.8 -> 12.6, 12.8, 12.9.
 struct TorchRow {
   Version Torch;                   // major.minor: 2.8

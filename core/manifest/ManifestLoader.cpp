@@ -10,6 +10,7 @@
 #include "core/manifest/ManifestLoader.h"
 
 #include "core/manifest/GitSource.h"
+#include "core/support/BoundedFile.h"
 #include "core/manifest/Template.h"
 #include "core/support/TomlSupport.h"
 
@@ -960,103 +961,6 @@ Error finish(DiagnosticEngine &Diags, Manifest &M) {
   return Error::success();
 }
 
-struct TomlHazard {
-  unsigned Line = 0;
-  unsigned Column = 0;
-  const char *Message = "";
-};
-
-/// TOML++ 3.3 asserts (aborting a debug build, undefined behaviour with
-/// clang's __builtin_assume) on two malformed inputs: a table header with no
-/// name ("[[", "[ # comment") and a '}' where an array expects a value
-/// ("[1, }"). Both are invalid TOML; this finds them first with a small
-/// scanner that skips strings and comments.
-std::optional<TomlHazard> findTomlHazard(StringRef Text) {
-  enum class State { Normal, Basic, Literal, MultiBasic, MultiLiteral, Comment };
-  State St = State::Normal;
-  std::vector<char> Open; // '[' and '{' of the values being parsed
-  unsigned Line = 1;
-  size_t LineStart = 0;
-  bool AtLineStart = true;
-  for (size_t I = 0; I < Text.size(); ++I) {
-    char C = Text[I];
-    StringRef Rest = Text.substr(I);
-    if (C == '\n') {
-      ++Line;
-      LineStart = I + 1;
-      AtLineStart = true;
-      if (St == State::Comment || St == State::Basic || St == State::Literal)
-        St = State::Normal;
-      continue;
-    }
-    switch (St) {
-    case State::Comment:
-      continue;
-    case State::Basic:
-      if (C == '\\' && I + 1 < Text.size() && Text[I + 1] != '\n')
-        ++I;
-      else if (C == '"')
-        St = State::Normal;
-      continue;
-    case State::Literal:
-      if (C == '\'')
-        St = State::Normal;
-      continue;
-    case State::MultiBasic:
-      if (C == '\\' && I + 1 < Text.size() && Text[I + 1] != '\n')
-        ++I;
-      else if (Rest.startswith("\"\"\""))
-        St = State::Normal, I += 2;
-      continue;
-    case State::MultiLiteral:
-      if (Rest.startswith("'''"))
-        St = State::Normal, I += 2;
-      continue;
-    case State::Normal:
-      break;
-    }
-    if (C == ' ' || C == '\t' || C == '\r')
-      continue;
-    bool First = AtLineStart;
-    AtLineStart = false;
-    if (C == '#') {
-      St = State::Comment;
-    } else if (Rest.startswith("\"\"\"")) {
-      St = State::MultiBasic, I += 2;
-    } else if (Rest.startswith("'''")) {
-      St = State::MultiLiteral, I += 2;
-    } else if (C == '"') {
-      St = State::Basic;
-    } else if (C == '\'') {
-      St = State::Literal;
-    } else if (C == '[' && First && Open.empty()) {
-      size_t J = I + 1;
-      if (J < Text.size() && Text[J] == '[')
-        ++J;
-      while (J < Text.size() && (Text[J] == ' ' || Text[J] == '\t'))
-        ++J;
-      char N = J < Text.size() ? Text[J] : '\n';
-      if (!(isAlnum(N) || N == '_' || N == '-' || N == '"' || N == '\''))
-        return TomlHazard{Line, static_cast<unsigned>(J - LineStart + 1),
-                          "invalid TOML: expected a table name after '['"};
-      // The rest of a header line is its name and a comment; a quoted name
-      // cannot span lines.
-      size_t End = Text.find('\n', I);
-      I = (End == StringRef::npos ? Text.size() : End) - 1;
-    } else if (C == '[' || C == '{') {
-      if (Open.size() > 1000)
-        return std::nullopt; // TOML++ rejects deep nesting itself
-      Open.push_back(C);
-    } else if (C == '}' && !Open.empty() && Open.back() == '[') {
-      return TomlHazard{Line, static_cast<unsigned>(I - LineStart + 1),
-                        "invalid TOML: unexpected '}' in an array"};
-    } else if ((C == ']' || C == '}') && !Open.empty()) {
-      Open.pop_back();
-    }
-  }
-  return std::nullopt;
-}
-
 } // namespace
 
 Expected<Manifest> parseManifest(StringRef Text, StringRef FileName) {
@@ -1076,49 +980,30 @@ Expected<Manifest> parseManifest(StringRef Text, StringRef FileName) {
                 "[project] table");
     return Diags.takeError();
   }
-  if (std::optional<TomlHazard> H = findTomlHazard(Text)) {
-    Diags.error(H->Line, H->Column, H->Message);
-    return Diags.takeError();
-  }
-  toml::parse_result Parsed =
-      toml::parse(std::string_view(Text.data(), Text.size()),
-                  std::string_view(FileName.data(), FileName.size()));
-  if (!Parsed) {
-    const toml::parse_error &E = Parsed.error();
-    std::string Desc(E.description());
-    if (!Desc.empty())
-      Desc[0] = toLower(Desc[0]);
-    unsigned Line = E.source().begin.line ? E.source().begin.line : 1;
-    unsigned Col = E.source().begin.line ? E.source().begin.column : 1;
-    Diags.error(Line, Col, "invalid TOML: " + StringRef(Desc).take_front(300));
-    return Diags.takeError();
-  }
+  Expected<toml::table> Parsed = parseToml(Text, FileName);
+  if (!Parsed)
+    return tomlErrorAsDiagnostic(Parsed.takeError(), Text);
   Loader L(Diags, FileName, M.Text);
-  L.run(Parsed.table(), M);
+  L.run(*Parsed, M);
   if (Error E = finish(Diags, M))
     return E;
   return M;
 }
 
 Expected<Manifest> loadManifest(StringRef Path) {
-  uint64_t Size = 0;
-  if (std::error_code EC = sys::fs::file_size(Path, Size))
-    return createStringError(EC, "cannot read manifest '%s': %s",
-                             Path.str().c_str(), EC.message().c_str());
-  if (Size > MaxManifestBytes)
-    return make_error<DiagnosticError>(
-        SourceLocation{Path.str(), 1, 1},
-        ("manifest is too large (" + Twine(Size) + " bytes; the limit is " +
-         Twine(MaxManifestBytes) + ")")
-            .str());
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!Buf)
-    return createStringError(Buf.getError(), "cannot read manifest '%s': %s",
-                             Path.str().c_str(),
-                             Buf.getError().message().c_str());
-  return parseManifest((*Buf)->getBuffer(), Path);
+  Expected<std::string> Text = readBoundedFile(Path, MaxManifestBytes, "manifest");
+  if (!Text) {
+    // Too large is an input error at 1:1; the rest cannot be read at all.
+    Error E = handleErrors(Text.takeError(), [&](const BoundedReadError &B) -> Error {
+      if (B.kind() == BoundedReadError::Kind::TooLarge ||
+          B.kind() == BoundedReadError::Kind::NotRegular)
+        return make_error<DiagnosticError>(SourceLocation{Path.str(), 1, 1},
+                                           B.message());
+      return createStringError(inconvertibleErrorCode(), B.message());
+    });
+    return std::move(E);
+  }
+  return parseManifest(*Text, Path);
 }
 
 Error lintManifest(const Manifest &M) {

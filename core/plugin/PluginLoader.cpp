@@ -4,6 +4,7 @@
 
 #include "core/facts/FactsFile.h"
 #include "core/plugin/PluginAbi.h"
+#include "core/support/JsonSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -103,7 +104,7 @@ Expected<ProbeAnswer> ExternalProbe::probe(const ProbeContext &Ctx) {
   Desc->free_text(Raw);
   spdlog::trace("plugin {} answered: {}", Name, Text);
 
-  Expected<json::Value> Parsed = json::parse(Text);
+  Expected<json::Value> Parsed = parseJson(Text);
   if (!Parsed)
     return pluginError("invalid JSON answer: " + toString(Parsed.takeError()));
   json::Object *Obj = Parsed->getAsObject();

@@ -3,6 +3,8 @@
 #include "core/plugin/ProbeCache.h"
 
 #include "core/facts/FactsFile.h"
+#include "core/support/BoundedFile.h"
+#include "core/support/JsonSupport.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -21,6 +23,8 @@ namespace cudadeps {
 
 /// Bumped when the entry layout changes; other values are ignored.
 static constexpr int64_t EntryFormat = 1;
+/// A larger entry is not read (an answer is a few kilobytes).
+static constexpr size_t MaxCacheEntryBytes = 4u << 20;
 
 std::string ProbeCache::defaultDir(const Environment &Env) {
   SmallString<256> P;
@@ -109,18 +113,19 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
   if (Dir.empty())
     return std::nullopt;
   std::string Path = entryPath(P.name());
-  auto Buffer = MemoryBuffer::getFile(Path);
-  if (!Buffer)
-    return std::nullopt;
   auto Miss = [&](StringRef Why) -> std::optional<ProbeAnswer> {
     spdlog::debug("probe cache: {} not used: {}", Path, Why);
     return std::nullopt;
   };
-  Expected<json::Value> Parsed = json::parse((*Buffer)->getBuffer());
-  if (!Parsed) {
-    consumeError(Parsed.takeError());
-    return Miss("not valid JSON");
-  }
+  // An entry is never trusted blindly: a FIFO, /dev/zero or a huge file in
+  // its place is a miss, not a hang or an exhausted memory.
+  Expected<std::string> Text =
+      readBoundedFile(Path, MaxCacheEntryBytes, "probe cache entry");
+  if (!Text)
+    return Miss(toString(Text.takeError()));
+  Expected<json::Value> Parsed = parseJson(*Text);
+  if (!Parsed)
+    return Miss("not valid JSON: " + toString(Parsed.takeError()));
   const json::Object *Entry = Parsed->getAsObject();
   if (!Entry)
     return Miss("not an object");

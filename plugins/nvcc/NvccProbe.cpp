@@ -3,6 +3,7 @@
 #include "plugins/nvcc/NvccProbe.h"
 
 #include "plugins/cuda-runtime/PythonEnvironments.h"
+#include "core/support/JsonSupport.h"
 #include "plugins/platform/HostFiles.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -27,7 +28,7 @@ std::optional<std::string> parseVersionOutput(llvm::StringRef Out) {
 }
 
 std::optional<std::string> parseVersionJson(llvm::StringRef Json) {
-  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Json);
+  llvm::Expected<llvm::json::Value> Parsed = parseJson(Json);
   if (!Parsed) {
     llvm::consumeError(Parsed.takeError());
     return std::nullopt;

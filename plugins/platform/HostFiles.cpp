@@ -2,12 +2,13 @@
 
 #include "plugins/platform/HostFiles.h"
 
+#include "core/support/BoundedFile.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
-#include <fstream>
 
 namespace cudadeps::probes {
 
@@ -29,23 +30,16 @@ std::string joinPath(llvm::StringRef A, llvm::StringRef B, llvm::StringRef C,
 }
 
 std::optional<std::string> readTextFile(llvm::StringRef Path, size_t Limit) {
-  // A stream, not a mapping: /proc files report a size of 0.
-  if (Path.empty() || isDirectory(Path))
+  // Never a FIFO (it would block), a device (/dev/zero never ends) or a
+  // directory; /proc files report a size of 0 but are read within Limit.
+  if (Path.empty())
     return std::nullopt;
-  std::ifstream In(Path.str(), std::ios::binary);
-  if (!In)
+  llvm::Expected<std::string> Text = readFileHead(Path, Limit, "file");
+  if (!Text) {
+    llvm::consumeError(Text.takeError());
     return std::nullopt;
-  std::string Text;
-  char Chunk[8192];
-  while (Text.size() < Limit) {
-    In.read(Chunk, sizeof(Chunk));
-    if (In.gcount() <= 0)
-      break;
-    Text.append(Chunk, static_cast<size_t>(In.gcount()));
   }
-  if (Text.size() > Limit)
-    Text.resize(Limit);
-  return Text;
+  return std::move(*Text);
 }
 
 std::string realPathOf(llvm::StringRef Path) {

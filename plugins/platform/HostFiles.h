@@ -29,7 +29,8 @@ std::string joinPath(llvm::StringRef A, llvm::StringRef B,
                      llvm::StringRef C = "", llvm::StringRef D = "",
                      llvm::StringRef E = "");
 
-/// The whole file (at most \p Limit bytes); nullopt when it cannot be read.
+/// The file (its first \p Limit bytes); nullopt when it cannot be read or
+/// is not a regular file (a FIFO would block, /dev/zero never ends).
 std::optional<std::string> readTextFile(llvm::StringRef Path,
                                         size_t Limit = 4 << 20);
 

@@ -1,0 +1,38 @@
+//===- JsonSupport.h - parsing JSON that others wrote ----------------------===//
+//
+// llvm::json::parse recurses once per nested array or object, with no limit:
+// 50,000 '[' in a toolkit's version.json, a plugin's answer or a probe-cache
+// entry overflow the stack. parseJson checks the nesting depth (and the size)
+// with a scan that skips strings before llvm::json sees the text.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_SUPPORT_JSONSUPPORT_H
+#define CUDADEPS_CORE_SUPPORT_JSONSUPPORT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstddef>
+#include <optional>
+
+namespace cudadeps {
+
+/// Deeper nesting of arrays and objects than this is refused.
+inline constexpr unsigned MaxJsonDepth = 64;
+/// Larger JSON text than this is refused.
+inline constexpr size_t MaxJsonBytes = 16u << 20;
+
+/// The byte offset where \p Text nests deeper than \p MaxDepth, if it does.
+std::optional<size_t> findJsonTooDeep(llvm::StringRef Text,
+                                      unsigned MaxDepth = MaxJsonDepth);
+
+/// llvm::json::parse after the depth and size checks. A refused text is an
+/// error that says which limit it broke ("nested deeper than 64 levels at
+/// offset N").
+llvm::Expected<llvm::json::Value> parseJson(llvm::StringRef Text,
+                                            unsigned MaxDepth = MaxJsonDepth);
+
+} // namespace cudadeps
+
+#endif
