@@ -3,6 +3,7 @@
 #include "cli/OutputFile.h"
 #include "core/fetch/SourceFetcher.h"
 #include "core/plugin/ProbeCache.h"
+#include "core/support/BoundedFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -132,13 +133,10 @@ applyLockOptions(Context &Ctx, const ParsedOptions &Opts, Workspace &W,
   if (St.getSize() > MaxLockBytes)
     return createStringError(inconvertibleErrorCode(),
                              "lock file " + Out.File + " is too large");
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B =
-      MemoryBuffer::getFile(Out.File, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::string> B = readBoundedFile(Out.File, MaxLockBytes, "lock file");
   if (!B)
-    return createStringError(B.getError(), "cannot read " + Out.File + ": " +
-                                               B.getError().message());
-  Expected<Lock> Locked = parseLock((*B)->getBuffer(), Out.File);
+    return B.takeError();
+  Expected<Lock> Locked = parseLock(*B, Out.File);
   if (!Locked)
     return Locked.takeError();
   Out.Drift = lockDrift(*Locked, *Now);

@@ -3,6 +3,7 @@
 
 #include "core/manifest/Manifest.h"
 #include "core/manifest/Template.h"
+#include "core/support/BoundedFile.h"
 #include "core/support/Diagnostic.h"
 #include "core/support/Hash.h"
 #include "core/support/TomlSupport.h"
@@ -80,10 +81,14 @@ static std::optional<std::string> under(StringRef Path, StringRef Dir) {
 }
 
 static std::string hashOrMissing(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  return B ? sha256Hex((*B)->getBuffer()) : std::string("missing");
+  // The files hashed are inputs that were read already; a FIFO or a device
+  // in their place now is not waited for.
+  Expected<std::string> Text = readBoundedFile(Path, MaxLockBytes, "input");
+  if (!Text) {
+    consumeError(Text.takeError());
+    return "missing";
+  }
+  return sha256Hex(*Text);
 }
 
 Expected<Lock> makeLock(const Resolution &R, const Facts &F,
@@ -301,18 +306,10 @@ Expected<Lock> parseLock(StringRef Text, StringRef File) {
                           " bytes; the limit is " + Twine(MaxLockBytes) + ")");
     return Diags.takeError();
   }
-  toml::parse_result Parsed =
-      toml::parse(std::string_view(Text.data(), Text.size()),
-                  std::string_view(File.data(), File.size()));
-  if (!Parsed) {
-    const toml::parse_error &E = Parsed.error();
-    std::string Desc(E.description());
-    unsigned Line = E.source().begin.line ? E.source().begin.line : 1;
-    unsigned Col = E.source().begin.line ? E.source().begin.column : 1;
-    Diags.error(Line, Col, "invalid TOML: " + StringRef(Desc).take_front(300));
-    return Diags.takeError();
-  }
-  const toml::table &T = Parsed.table();
+  Expected<toml::table> Parsed = parseToml(Text, File);
+  if (!Parsed)
+    return tomlErrorAsDiagnostic(Parsed.takeError(), Text);
+  const toml::table &T = *Parsed;
   LockReader R(Diags, File);
   Lock L;
   R.unknownKeys(T, {"lock_version", "cudadeps", "status", "target_archs",

@@ -10,6 +10,7 @@
 #include "core/facts/FactsFile.h"
 #include "core/manifest/KnowledgeBase.h"
 #include "core/manifest/ManifestLoader.h"
+#include "core/plan/LockFile.h"
 #include "core/support/TomlSupport.h"
 #include "tests/hostile/Bounded.h"
 
@@ -93,6 +94,11 @@ std::vector<std::pair<const char *, EntryPoint>> entryPoints() {
        [](const std::string &T) {
          KnowledgeBase KB;
          return errorText(KB.addFile(T, "h.toml"));
+       }},
+      {"lock file",
+       [](const std::string &T) {
+         llvm::Expected<Lock> L = parseLock(T, "h.toml");
+         return L ? std::string() : errorText(L.takeError());
        }},
       {"parseToml",
        [](const std::string &T) {

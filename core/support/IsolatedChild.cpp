@@ -1,0 +1,205 @@
+//===- IsolatedChild.cpp - run untrusted code in a forked child -----------===//
+
+#include "core/support/IsolatedChild.h"
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace cudadeps {
+
+bool writeAnswer(const char *Data, size_t Size) {
+  while (Size > 0) {
+    ssize_t N = ::write(IsolatedAnswerFd, Data, Size);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Data += N;
+    Size -= static_cast<size_t>(N);
+  }
+  return true;
+}
+
+static void closeOtherDescriptors() {
+#ifdef SYS_close_range
+  if (::syscall(SYS_close_range, IsolatedAnswerFd + 1, ~0U, 0) == 0)
+    return;
+#endif
+  long Max = ::sysconf(_SC_OPEN_MAX);
+  if (Max < 0 || Max > 65536)
+    Max = 65536;
+  for (int Fd = IsolatedAnswerFd + 1; Fd < Max; ++Fd)
+    ::close(Fd);
+}
+
+[[noreturn]] static void childMain(int PipeFd, llvm::function_ref<int()> Child) {
+  ::setpgid(0, 0);
+  if (PipeFd != IsolatedAnswerFd) {
+    ::dup2(PipeFd, IsolatedAnswerFd);
+    ::close(PipeFd);
+  }
+  closeOtherDescriptors();
+  int Null = ::open("/dev/null", O_RDWR);
+  if (Null >= 0) {
+    ::dup2(Null, 0);
+    ::dup2(Null, 1);
+    ::dup2(Null, 2);
+    if (Null > 2)
+      ::close(Null);
+  }
+  // Default dispositions: the parent's handlers (SIGINT cleanup) are not
+  // the child's business.
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  ::signal(SIGPIPE, SIG_DFL);
+  ::_exit(Child());
+}
+
+static void killGroup(pid_t Pid) {
+  ::kill(-Pid, SIGKILL);
+  ::kill(Pid, SIGKILL);
+}
+
+IsolatedOutcome runIsolated(llvm::function_ref<int()> Child,
+                            const IsolatedOptions &Opts) {
+  IsolatedOutcome Out;
+  int Fds[2];
+  if (::pipe2(Fds, O_CLOEXEC) != 0) {
+    Out.Error = std::string("pipe: ") + std::strerror(errno);
+    return Out;
+  }
+  pid_t Pid = ::fork();
+  if (Pid < 0) {
+    Out.Error = std::string("fork: ") + std::strerror(errno);
+    ::close(Fds[0]);
+    ::close(Fds[1]);
+    return Out;
+  }
+  if (Pid == 0) {
+    ::close(Fds[0]);
+    childMain(Fds[1], Child);
+  }
+  // Both sides set the group, so it exists before the parent may kill it.
+  ::setpgid(Pid, Pid);
+  ::close(Fds[1]);
+
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point Deadline = Clock::now() + Opts.Timeout;
+  auto MsLeft = [&]() -> int {
+    auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        Deadline - Clock::now());
+    return Left.count() > 0 ? static_cast<int>(Left.count()) : 0;
+  };
+
+  bool Eof = false, TimedOut = false, OverCap = false;
+  while (!Eof) {
+    int Left = MsLeft();
+    if (Left == 0) {
+      TimedOut = true;
+      break;
+    }
+    pollfd P{Fds[0], POLLIN, 0};
+    int Ready = ::poll(&P, 1, Left);
+    if (Ready < 0 && errno == EINTR)
+      continue;
+    if (Ready < 0)
+      break;
+    if (Ready == 0) {
+      TimedOut = true;
+      break;
+    }
+    char Buffer[65536];
+    ssize_t N = ::read(Fds[0], Buffer, sizeof(Buffer));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      Eof = true;
+    } else if (Out.Output.size() + static_cast<size_t>(N) > Opts.OutputCap) {
+      Out.Output.append(Buffer, Opts.OutputCap - Out.Output.size());
+      OverCap = true;
+      break;
+    } else {
+      Out.Output.append(Buffer, static_cast<size_t>(N));
+    }
+  }
+  ::close(Fds[0]);
+
+  // The pipe is closed: the child is exiting (or stuck, or to be killed).
+  int Status = 0;
+  bool Reaped = false;
+  if (!TimedOut && !OverCap) {
+    auto Pause = std::chrono::microseconds(100);
+    while (true) {
+      pid_t R = ::waitpid(Pid, &Status, WNOHANG);
+      if (R == Pid) {
+        Reaped = true;
+        break;
+      }
+      if (R < 0 && errno != EINTR)
+        break;
+      if (MsLeft() == 0) {
+        TimedOut = true;
+        break;
+      }
+      std::this_thread::sleep_for(Pause);
+      Pause = std::min<std::chrono::microseconds>(Pause * 2,
+                                                  std::chrono::milliseconds(10));
+    }
+  }
+  // Whatever the child left behind in its group goes too.
+  killGroup(Pid);
+  if (!Reaped)
+    while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+    }
+
+  if (OverCap)
+    Out.What = IsolatedOutcome::Kind::OverCap;
+  else if (TimedOut)
+    Out.What = IsolatedOutcome::Kind::TimedOut;
+  else if (Reaped && WIFSIGNALED(Status)) {
+    Out.What = IsolatedOutcome::Kind::Signaled;
+    Out.Signal = WTERMSIG(Status);
+  } else if (Reaped && WIFEXITED(Status)) {
+    Out.What = IsolatedOutcome::Kind::Exited;
+    Out.ExitCode = WEXITSTATUS(Status);
+  } else {
+    Out.What = IsolatedOutcome::Kind::SpawnError;
+    Out.Error = "the child could not be waited for";
+  }
+  return Out;
+}
+
+std::string IsolatedOutcome::describeFailure(const IsolatedOptions &Opts) const {
+  switch (What) {
+  case Kind::Exited:
+    return ExitCode == 0 ? std::string()
+                         : "exited with status " + std::to_string(ExitCode);
+  case Kind::Signaled: {
+    const char *Name = ::strsignal(Signal);
+    return "crashed with signal " + std::to_string(Signal) +
+           (Name ? std::string(" (") + Name + ")" : std::string());
+  }
+  case Kind::TimedOut: {
+    long long Ms = Opts.Timeout.count();
+    std::string Time = Ms % 1000 == 0 ? std::to_string(Ms / 1000) + "s"
+                                      : std::to_string(Ms) + "ms";
+    return "did not finish within " + Time + " and was killed";
+  }
+  case Kind::OverCap:
+    return "wrote more than " + std::to_string(Opts.OutputCap) +
+           " bytes and was killed";
+  case Kind::SpawnError:
+    return "could not be started: " + Error;
+  }
+  return "failed";
+}
+
+} // namespace cudadeps
