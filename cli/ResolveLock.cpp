@@ -140,6 +140,9 @@ applyLockOptions(Context &Ctx, const ParsedOptions &Opts, Workspace &W,
   if (!Locked)
     return Locked.takeError();
   Out.Drift = lockDrift(*Locked, *Now);
+  for (const LockedPackage &LP : Locked->Packages)
+    if (!LP.Commit.empty())
+      Out.LockedCommits[LP.Name] = LP.Commit;
   return Out;
 }
 

@@ -15,6 +15,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct LockOutcome {
   bool Checked = false;            // --locked
   std::vector<std::string> Drift;  // --locked: the differences
   std::optional<bool> Written;     // --lock: whether the file changed
+  /// --locked: the commit the lock records for each source build, by
+  /// package (what `build --locked` must check out).
+  std::map<std::string, std::string> LockedCommits;
   size_t Packages = 0, Facts = 0, Files = 0;
 };
 
