@@ -4,12 +4,12 @@
 
 #include "core/facts/FactsFile.h"
 #include "core/plugin/PluginAbi.h"
+#include "core/support/IsolatedChild.h"
 #include "core/support/JsonSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -17,6 +17,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include <dlfcn.h>
 
 using namespace llvm;
 
@@ -35,12 +39,12 @@ static Error loadError(PluginLoadError::Kind K, StringRef Path,
 
 namespace {
 
-/// A Probe backed by a loaded plugin's descriptor.
+/// A Probe backed by a plugin. The plugin's code never runs in cudadeps:
+/// each probe loads it again in an isolated child (IsolatedChild.h).
 class ExternalProbe : public Probe {
 public:
-  ExternalProbe(const cudadeps_plugin *Desc, std::string Path)
-      : Desc(Desc), Name(Desc->name),
-        Ver(Desc->version ? Desc->version : ""), Path(std::move(Path)) {}
+  ExternalProbe(std::string Name, std::string Ver, std::string Path)
+      : Name(std::move(Name)), Ver(std::move(Ver)), Path(std::move(Path)) {}
 
   StringRef name() const override { return Name; }
   StringRef version() const override { return Ver; }
@@ -54,7 +58,6 @@ private:
                              Path.c_str(), Message.str().c_str());
   }
 
-  const cudadeps_plugin *Desc;
   std::string Name;
   std::string Ver;
   std::string Path;
@@ -86,22 +89,69 @@ static Error readStrings(const json::Object &Obj, StringRef Key,
   return Error::success();
 }
 
+/// In the isolated child: loads the plugin and returns its checked
+/// descriptor, or nullptr.
+static const cudadeps_plugin *openInChild(const char *Path) {
+  void *Lib = ::dlopen(Path, RTLD_NOW | RTLD_LOCAL);
+  void *Sym = Lib ? ::dlsym(Lib, CUDADEPS_PLUGIN_ENTRY_NAME) : nullptr;
+  if (!Sym)
+    return nullptr;
+  const cudadeps_plugin *Desc =
+      reinterpret_cast<cudadeps_plugin_entry_fn>(Sym)();
+  if (!Desc || Desc->abi_version != CUDADEPS_PLUGIN_ABI_VERSION ||
+      !Desc->probe)
+    return nullptr;
+  return Desc;
+}
+
+/// A plugin's probe may run commands of its own, each within the command
+/// timeout: it gets twice that, and at least a second.
+static std::chrono::milliseconds pluginTimeout(const ProbeContext &Ctx) {
+  return std::max<std::chrono::milliseconds>(2 * Ctx.CommandTimeout,
+                                             std::chrono::seconds(1));
+}
+
 /// The keys of an answer that are about the answer, not facts.
 static constexpr StringLiteral MetaKeys[] = {"searched", "warnings", "inputs",
                                              "env_inputs"};
 
 Expected<ProbeAnswer> ExternalProbe::probe(const ProbeContext &Ctx) {
+  // Everything the child needs is prepared before fork().
   cudadeps_probe_request Request{};
   Request.abi_version = CUDADEPS_PLUGIN_ABI_VERSION;
   Request.command_timeout_ms =
       static_cast<uint32_t>(std::max<int64_t>(0, Ctx.CommandTimeout.count()));
   Request.sysroot = Ctx.SysRoot.c_str();
-
-  char *Raw = Desc->probe(&Request);
-  if (!Raw)
+  IsolatedOptions Opts;
+  Opts.Timeout = pluginTimeout(Ctx);
+  Opts.OutputCap = MaxPluginAnswerBytes + 1;
+  IsolatedOutcome O = runIsolated(
+      [&]() -> int {
+        const cudadeps_plugin *Desc = openInChild(Path.c_str());
+        if (!Desc)
+          return 120;
+        char *Raw = Desc->probe(&Request);
+        if (!Raw)
+          return writeAnswer("N", 1) ? 0 : 121;
+        bool Ok = writeAnswer("A", 1) && writeAnswer(Raw, std::strlen(Raw));
+        return Ok ? 0 : 121;
+      },
+      Opts);
+  if (O.What == IsolatedOutcome::Kind::OverCap)
+    return pluginError("its answer is larger than " +
+                       Twine(MaxPluginAnswerBytes) + " bytes (killed)");
+  if (O.What == IsolatedOutcome::Kind::Exited && O.ExitCode == 120)
+    return pluginError("it could not be loaded again to probe");
+  if (O.What != IsolatedOutcome::Kind::Exited || O.ExitCode != 0)
+    return pluginError("the plugin " + O.describeFailure(Opts) +
+                       (O.What == IsolatedOutcome::Kind::Exited
+                            ? " before it answered"
+                            : ""));
+  if (O.Output == "N")
     return pluginError("the probe callback returned no answer");
-  std::string Text(Raw);
-  Desc->free_text(Raw);
+  if (O.Output.empty() || O.Output.front() != 'A')
+    return pluginError("the plugin ended without an answer");
+  std::string Text = O.Output.substr(1);
   spdlog::trace("plugin {} answered: {}", Name, Text);
 
   Expected<json::Value> Parsed = parseJson(Text);
@@ -156,43 +206,91 @@ Expected<std::unique_ptr<Probe>> loadPlugin(StringRef PathIn) {
     return loadError(PluginLoadError::Kind::CannotLoad, P,
                      "cannot load plugin '" + P + "': no such file");
 
-  std::string ErrMsg;
-  sys::DynamicLibrary Lib =
-      sys::DynamicLibrary::getPermanentLibrary(P.c_str(), &ErrMsg);
-  if (!Lib.isValid())
+  // The checks run in an isolated child: a plugin whose constructors or
+  // entry point crash, hang or exit is reported, and cudadeps goes on.
+  IsolatedOptions Opts;
+  Opts.Timeout = PluginLoadTimeout;
+  Opts.OutputCap = 64u << 10;
+  IsolatedOutcome O = runIsolated(
+      [&]() -> int {
+        char Line[1024];
+        void *Lib = ::dlopen(P.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!Lib) {
+          const char *E = ::dlerror();
+          int N = snprintf(Line, sizeof(Line), "0%s", E ? E : "dlopen failed");
+          writeAnswer(Line, std::min<size_t>(N, sizeof(Line) - 1));
+          return 0;
+        }
+        void *Sym = ::dlsym(Lib, CUDADEPS_PLUGIN_ENTRY_NAME);
+        if (!Sym)
+          return writeAnswer("1", 1) ? 0 : 1;
+        auto Entry = reinterpret_cast<cudadeps_plugin_entry_fn>(Sym);
+        const cudadeps_plugin *Desc = Entry();
+        if (!Desc)
+          return writeAnswer("2", 1) ? 0 : 1;
+        if (Desc->abi_version != CUDADEPS_PLUGIN_ABI_VERSION) {
+          int N = snprintf(Line, sizeof(Line), "3%u", Desc->abi_version);
+          writeAnswer(Line, std::min<size_t>(N, sizeof(Line) - 1));
+          return 0;
+        }
+        const char *Missing = !Desc->probe       ? "probe callback"
+                              : !Desc->free_text ? "free_text callback"
+                              : !Desc->name || !*Desc->name ? "name"
+                                                            : nullptr;
+        if (Missing) {
+          int N = snprintf(Line, sizeof(Line), "4%s", Missing);
+          writeAnswer(Line, std::min<size_t>(N, sizeof(Line) - 1));
+          return 0;
+        }
+        int N = snprintf(Line, sizeof(Line), "K%.200s\n%.200s", Desc->name,
+                         Desc->version ? Desc->version : "");
+        writeAnswer(Line, std::min<size_t>(N, sizeof(Line) - 1));
+        return 0;
+      },
+      Opts);
+  if (O.What != IsolatedOutcome::Kind::Exited || O.ExitCode != 0 ||
+      O.Output.empty())
     return loadError(PluginLoadError::Kind::CannotLoad, P,
-                     "cannot load plugin '" + P + "': " + ErrMsg);
-
-  void *Sym = Lib.getAddressOfSymbol(CUDADEPS_PLUGIN_ENTRY_NAME);
-  if (!Sym)
+                     "cannot load plugin '" + P + "': it " +
+                         (O.Output.empty() && O.What ==
+                                                  IsolatedOutcome::Kind::Exited &&
+                                  O.ExitCode == 0
+                              ? std::string("ended without a word")
+                              : O.describeFailure(Opts)) +
+                         " while loading");
+  StringRef Reply(O.Output);
+  char Code = Reply.front();
+  StringRef Rest = Reply.drop_front();
+  switch (Code) {
+  case '0':
+    return loadError(PluginLoadError::Kind::CannotLoad, P,
+                     "cannot load plugin '" + P + "': " + Rest);
+  case '1':
     return loadError(PluginLoadError::Kind::NoEntrySymbol, P,
                      "plugin '" + P + "' has no entry symbol '" +
                          CUDADEPS_PLUGIN_ENTRY_NAME +
                          "' (is it a cudadeps plugin, declared extern \"C\"?)");
-
-  auto Entry = reinterpret_cast<cudadeps_plugin_entry_fn>(Sym);
-  const cudadeps_plugin *Desc = Entry();
-  if (!Desc)
+  case '2':
     return loadError(PluginLoadError::Kind::NullCallback, P,
                      "plugin '" + P + "': " + CUDADEPS_PLUGIN_ENTRY_NAME +
                          " returned a null descriptor");
-  if (Desc->abi_version != CUDADEPS_PLUGIN_ABI_VERSION)
+  case '3':
     return loadError(PluginLoadError::Kind::WrongAbiVersion, P,
-                     "plugin '" + P + "' uses plugin ABI version " +
-                         Twine(Desc->abi_version) +
+                     "plugin '" + P + "' uses plugin ABI version " + Rest +
                          "; this cudadeps supports version " +
                          Twine(CUDADEPS_PLUGIN_ABI_VERSION));
-  const char *Missing = !Desc->probe       ? "probe"
-                        : !Desc->free_text ? "free_text"
-                        : !Desc->name || !*Desc->name ? "name"
-                                                      : nullptr;
-  if (Missing)
+  case '4':
     return loadError(PluginLoadError::Kind::NullCallback, P,
-                     "plugin '" + P + "' has a null " + Missing +
-                         (StringRef(Missing) == "name" ? "" : " callback"));
-  spdlog::debug("loaded plugin {} {} from {}", Desc->name,
-                Desc->version ? Desc->version : "", P);
-  return std::make_unique<ExternalProbe>(Desc, P);
+                     "plugin '" + P + "' has a null " + Rest);
+  case 'K':
+    break;
+  default:
+    return loadError(PluginLoadError::Kind::CannotLoad, P,
+                     "cannot load plugin '" + P + "': a garbled reply");
+  }
+  auto [Name, Version] = Rest.split('\n');
+  spdlog::debug("loaded plugin {} {} from {}", Name.str(), Version.str(), P);
+  return std::make_unique<ExternalProbe>(Name.str(), Version.str(), P);
 }
 
 static bool isPluginFileName(StringRef Name) {

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,7 +53,16 @@ private:
   std::string Message;
 };
 
-/// Loads one plugin (kept loaded for the life of the process).
+/// The largest answer a plugin may give.
+inline constexpr size_t MaxPluginAnswerBytes = 4u << 20;
+/// How long loading a plugin (its constructors and entry point) may take.
+inline constexpr std::chrono::milliseconds PluginLoadTimeout{5000};
+
+/// Checks one plugin: it loads, has the entry point, speaks this ABI and
+/// has its callbacks. The checks, and every later probe, run in an isolated
+/// child (core/support/IsolatedChild.h): the plugin's code never runs in
+/// cudadeps, so a plugin that crashes, hangs, exits or floods is reported
+/// as such.
 llvm::Expected<std::unique_ptr<Probe>> loadPlugin(llvm::StringRef Path);
 
 /// Where to look for external plugins, in search order.

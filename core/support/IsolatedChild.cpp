@@ -99,43 +99,52 @@ IsolatedOutcome runIsolated(llvm::function_ref<int()> Child,
     return Left.count() > 0 ? static_cast<int>(Left.count()) : 0;
   };
 
-  bool Eof = false, TimedOut = false, OverCap = false;
-  while (!Eof) {
+  bool TimedOut = false, OverCap = false, Reaped = false;
+  int Status = 0;
+  // Reads what is there; false at EOF or when the cap is reached.
+  auto ReadSome = [&]() -> bool {
+    char Buffer[65536];
+    ssize_t N = ::read(Fds[0], Buffer, sizeof(Buffer));
+    if (N < 0)
+      return errno == EINTR;
+    if (N == 0)
+      return false;
+    if (Out.Output.size() + static_cast<size_t>(N) > Opts.OutputCap) {
+      Out.Output.append(Buffer, Opts.OutputCap - Out.Output.size());
+      OverCap = true;
+      return false;
+    }
+    Out.Output.append(Buffer, static_cast<size_t>(N));
+    return true;
+  };
+  // Until EOF, the cap, the deadline -- or the child's exit: something it
+  // forked may hold the pipe open, and is not waited for.
+  bool Open = true;
+  while (Open) {
     int Left = MsLeft();
     if (Left == 0) {
       TimedOut = true;
       break;
     }
     pollfd P{Fds[0], POLLIN, 0};
-    int Ready = ::poll(&P, 1, Left);
-    if (Ready < 0 && errno == EINTR)
-      continue;
-    if (Ready < 0)
+    int Ready = ::poll(&P, 1, std::min(Left, 20));
+    if (Ready < 0 && errno != EINTR)
       break;
-    if (Ready == 0) {
-      TimedOut = true;
+    if (Ready > 0)
+      Open = ReadSome();
+    if (!Reaped && ::waitpid(Pid, &Status, WNOHANG) == Pid) {
+      Reaped = true;
+      // Drain what it wrote before it exited, without waiting for more.
+      ::fcntl(Fds[0], F_SETFL, ::fcntl(Fds[0], F_GETFL) | O_NONBLOCK);
+      while (Open && ReadSome()) {
+      }
       break;
-    }
-    char Buffer[65536];
-    ssize_t N = ::read(Fds[0], Buffer, sizeof(Buffer));
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0) {
-      Eof = true;
-    } else if (Out.Output.size() + static_cast<size_t>(N) > Opts.OutputCap) {
-      Out.Output.append(Buffer, Opts.OutputCap - Out.Output.size());
-      OverCap = true;
-      break;
-    } else {
-      Out.Output.append(Buffer, static_cast<size_t>(N));
     }
   }
   ::close(Fds[0]);
 
-  // The pipe is closed: the child is exiting (or stuck, or to be killed).
-  int Status = 0;
-  bool Reaped = false;
-  if (!TimedOut && !OverCap) {
+  // The pipe is closed: wait for the child's exit within the deadline.
+  if (!Reaped && !TimedOut && !OverCap) {
     auto Pause = std::chrono::microseconds(100);
     while (true) {
       pid_t R = ::waitpid(Pid, &Status, WNOHANG);

@@ -124,7 +124,16 @@ void DriverProbe::askLibcuda(const ProbeContext &Ctx, DriverFacts &Driver,
   } else if (Outcome.Signal) {
     Answer.Warnings.push_back(Lib + ": the driver query crashed with signal " +
                               std::to_string(Outcome.Signal));
+  } else if (Outcome.OverCap) {
+    Answer.Warnings.push_back(Lib + ": the driver query said more than " +
+                              std::to_string(driver::MaxReportBytes) +
+                              " bytes and was stopped");
   }
+  if (R.DeviceCount && *R.DeviceCount > driver::MaxDevices)
+    Answer.Warnings.push_back(
+        Lib + ": cuDeviceGetCount reported " + std::to_string(*R.DeviceCount) +
+        " devices; only the first " + std::to_string(driver::MaxDevices) +
+        " were asked about");
   if (!R.LoadError.empty()) {
     Answer.Searched.push_back(Libraries.front() + " (" + R.LoadError + ")");
     spdlog::debug("driver probe: cannot load libcuda: {}", R.LoadError);
@@ -149,6 +158,13 @@ void DriverProbe::askLibcuda(const ProbeContext &Ctx, DriverFacts &Driver,
     Driver.CudaSource = Source::probed("driver", Lib + " cuDriverGetVersion");
   }
   for (const driver::LibcudaGpu &G : R.Gpus) {
+    if (G.Major < 0 || G.Minor < 0 || G.Major > 1000 || G.Minor > 1000) {
+      Answer.Warnings.push_back(
+          Lib + ": device " + std::to_string(G.Ordinal) +
+          " reports an invalid compute capability " + std::to_string(G.Major) +
+          "." + std::to_string(G.Minor) + "; the device is ignored");
+      continue;
+    }
     GpuFacts F;
     F.Name = G.Name;
     F.ComputeCapability = Version({static_cast<uint64_t>(G.Major),

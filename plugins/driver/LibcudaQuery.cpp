@@ -2,6 +2,8 @@
 
 #include "plugins/driver/LibcudaQuery.h"
 
+#include "core/support/IsolatedChild.h"
+
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -90,20 +92,11 @@ using CuDeviceGetAttributeFn = int (*)(int *, int, int);
 
 constexpr int ComputeCapabilityMajor = 75; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int ComputeCapabilityMinor = 76; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
-constexpr int ReportFd = 3;
 
 } // namespace
 
 static void writeAll(const char *Data, size_t Size) {
-  while (Size > 0) {
-    ssize_t N = ::write(ReportFd, Data, Size);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return;
-    Data += N;
-    Size -= static_cast<size_t>(N);
-  }
+  writeAnswer(Data, Size);
 }
 
 __attribute__((format(printf, 1, 2))) static void report(const char *Format,
@@ -124,32 +117,7 @@ __attribute__((format(printf, 1, 2))) static void report(const char *Format,
   writeAll(Line, Size + 1);
 }
 
-static void closeOtherDescriptors() {
-#ifdef SYS_close_range
-  if (::syscall(SYS_close_range, ReportFd + 1, ~0U, 0) == 0)
-    return;
-#endif
-  long Max = ::sysconf(_SC_OPEN_MAX);
-  if (Max < 0 || Max > 65536)
-    Max = 65536;
-  for (int Fd = ReportFd + 1; Fd < Max; ++Fd)
-    ::close(Fd);
-}
-
-[[noreturn]] static void childMain(int PipeFd, const char *const *Libraries) {
-  if (PipeFd != ReportFd) {
-    ::dup2(PipeFd, ReportFd);
-    ::close(PipeFd);
-  }
-  closeOtherDescriptors();
-  int Null = ::open("/dev/null", O_RDWR);
-  if (Null >= 0) {
-    ::dup2(Null, 0);
-    ::dup2(Null, 1); // libcuda should not print into our output
-    ::dup2(Null, 2);
-    if (Null > 2)
-      ::close(Null);
-  }
+static int childMain(const char *const *Libraries) {
   ::unsetenv("CUDA_VISIBLE_DEVICES");
 
   void *Handle = nullptr;
@@ -165,7 +133,7 @@ static void closeOtherDescriptors() {
   if (!Handle) {
     report("load-error %s", FirstError);
     report("end");
-    ::_exit(0);
+    return 0;
   }
 
   auto CuInit = reinterpret_cast<CuInitFn>(::dlsym(Handle, "cuInit"));
@@ -186,7 +154,7 @@ static void closeOtherDescriptors() {
   if (!CuInit || !DriverGetVersion) {
     report("missing-symbol %s", CuInit ? "cuDriverGetVersion" : "cuInit");
     report("end");
-    ::_exit(0);
+    return 0;
   }
 
   int Init = CuInit(0);
@@ -202,7 +170,8 @@ static void closeOtherDescriptors() {
       report("device-error cuDeviceGetCount returned %d", R);
     else
       report("device-count %d", Count);
-    for (int I = 0; R == 0 && I < Count; ++I) {
+    // A libcuda that claims INT_MAX devices gets the first MaxDevices.
+    for (int I = 0; R == 0 && I < Count && I < MaxDevices; ++I) {
       int Device = 0, Major = 0, Minor = 0;
       char Name[256] = {0};
       if ((R = DeviceGet(&Device, I)) != 0) {
@@ -222,7 +191,7 @@ static void closeOtherDescriptors() {
     }
   }
   report("end");
-  ::_exit(0);
+  return 0;
 }
 
 // --- the parent ------------------------------------------------------------
@@ -236,78 +205,26 @@ LibcudaOutcome queryLibcuda(const std::vector<std::string> &Libraries,
     Names.push_back(L.c_str());
   Names.push_back(nullptr);
 
-  int Fds[2];
-  if (::pipe2(Fds, O_CLOEXEC) != 0) {
-    Outcome.SpawnError = std::string("pipe: ") + std::strerror(errno);
+  IsolatedOptions Opts;
+  Opts.Timeout = Timeout;
+  Opts.OutputCap = MaxReportBytes;
+  IsolatedOutcome O = runIsolated([&] { return childMain(Names.data()); }, Opts);
+  std::string Text = std::move(O.Output);
+  switch (O.What) {
+  case IsolatedOutcome::Kind::SpawnError:
+    Outcome.SpawnError = O.Error;
     return Outcome;
-  }
-  pid_t Pid = ::fork();
-  if (Pid < 0) {
-    Outcome.SpawnError = std::string("fork: ") + std::strerror(errno);
-    ::close(Fds[0]);
-    ::close(Fds[1]);
-    return Outcome;
-  }
-  if (Pid == 0) {
-    ::close(Fds[0]);
-    childMain(Fds[1], Names.data());
-  }
-  ::close(Fds[1]);
-
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point Deadline = Clock::now() + Timeout;
-  auto MsLeft = [&]() -> int {
-    auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        Deadline - Clock::now());
-    return Left.count() > 0 ? static_cast<int>(Left.count()) : 0;
-  };
-
-  std::string Text;
-  bool Eof = false;
-  while (!Eof) {
-    int Left = MsLeft();
-    if (Left == 0)
-      break;
-    pollfd P{Fds[0], POLLIN, 0};
-    int Ready = ::poll(&P, 1, Left);
-    if (Ready < 0 && errno == EINTR)
-      continue;
-    if (Ready <= 0)
-      break;
-    char Buffer[4096];
-    ssize_t N = ::read(Fds[0], Buffer, sizeof(Buffer));
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      Eof = true;
-    else
-      Text.append(Buffer, static_cast<size_t>(N));
-  }
-  ::close(Fds[0]);
-
-  // The pipe is closed: the child is exiting (or stuck). Reap it before the
-  // deadline, else kill it.
-  int Status = 0;
-  bool Reaped = false;
-  while (!Reaped) {
-    pid_t R = ::waitpid(Pid, &Status, WNOHANG);
-    if (R == Pid) {
-      Reaped = true;
-      break;
-    }
-    if (R < 0 && errno != EINTR)
-      break;
-    if (MsLeft() == 0)
-      break;
-    ::usleep(1000);
-  }
-  if (!Reaped) {
+  case IsolatedOutcome::Kind::TimedOut:
     Outcome.TimedOut = true;
-    ::kill(Pid, SIGKILL);
-    while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
-    }
-  } else if (WIFSIGNALED(Status)) {
-    Outcome.Signal = WTERMSIG(Status);
+    break;
+  case IsolatedOutcome::Kind::Signaled:
+    Outcome.Signal = O.Signal;
+    break;
+  case IsolatedOutcome::Kind::OverCap:
+    Outcome.OverCap = true;
+    break;
+  case IsolatedOutcome::Kind::Exited:
+    break;
   }
   Outcome.Report = parseLibcudaReport(Text);
   return Outcome;

@@ -10,6 +10,8 @@
 //  - the child unsets CUDA_VISIBLE_DEVICES first (an empty or bad value makes
 //    cuInit fail with "no device"), without touching the parent.
 //
+// The child runs through core/support/IsolatedChild.h (own process group,
+// killed with everything it forked when the parent is done, output capped).
 // Why fork() and not a re-executed helper: the probe lives in a library that
 // does not know the executable, and fork+pipe needs no cooperation from main.
 // The caveat of fork() in a multi-threaded process (a lock held by another
@@ -61,9 +63,15 @@ struct LibcudaReport {
 /// "gpu ORDINAL MAJOR MINOR NAME", "device-error TEXT", "end".
 LibcudaReport parseLibcudaReport(llvm::StringRef Text);
 
+/// At most this many devices are asked about.
+inline constexpr int MaxDevices = 256;
+/// The child's report is cut at this size (and the child killed).
+inline constexpr size_t MaxReportBytes = 256u << 10;
+
 struct LibcudaOutcome {
   LibcudaReport Report;
   bool TimedOut = false;
+  bool OverCap = false;    // the report was larger than MaxReportBytes
   int Signal = 0;          // the child died of this signal (not our kill)
   std::string SpawnError;  // fork/pipe failed
 };
