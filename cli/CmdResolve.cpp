@@ -2,6 +2,7 @@
 #include "cli/Commands.h"
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
+#include "cli/Prepared.h"
 #include "cli/Emitter.h"
 #include "cli/OutputFile.h"
 #include "cli/ResolveLock.h"
@@ -57,18 +58,12 @@ std::vector<OptionSpec> resolveOptionTable(bool Explain) {
   return Specs;
 }
 
-/// A resolve from the options: what it was asked and what it decided.
-struct Prepared {
-  std::unique_ptr<Workspace> W;
-  MachineFacts Machine;
-  ResolveRequest Request;
-  Resolution Result;
-};
+} // namespace
 
 Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
-                           StringRef ManifestPath) {
+                                     ArrayRef<std::string> Inputs) {
   Prepared P;
-  auto W = loadWorkspace(Ctx, ManifestPath, Opts);
+  auto W = loadWorkspaceFor(Ctx, Inputs, Opts);
   if (!W)
     return W.takeError();
   P.W = std::move(*W);
@@ -137,6 +132,8 @@ Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
   P.Result = std::move(*R);
   return std::move(P);
 }
+
+namespace {
 
 int exitCodeFor(const Resolution &R) {
   return R.Status == ResolveStatus::Unsatisfiable ? ExitUnsatisfiable : ExitOk;
@@ -272,9 +269,10 @@ ArrayRef<OptionSpec> explainOptions() {
 }
 
 int runResolve(Context &Ctx, const ParsedOptions &Opts) {
-  if (Opts.Positionals.size() != 1) {
-    Ctx.Err << "cudadeps: error: resolve needs exactly one MANIFEST\n"
-               "usage: cudadeps resolve MANIFEST [options]\n";
+  if (Opts.Positionals.empty()) {
+    Ctx.Err << "cudadeps: error: resolve needs a MANIFEST or package "
+               "requirements\n"
+               "usage: cudadeps resolve MANIFEST|REQUIREMENT... [options]\n";
     return ExitUsage;
   }
   for (StringRef Needs : {"--output", "--package", "--launcher"})
@@ -283,7 +281,7 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
               << " needs --emit cmake|make|env\n";
       return ExitUsage;
     }
-  Expected<Prepared> P = prepareAndResolve(Ctx, Opts, Opts.Positionals.front());
+  Expected<Prepared> P = prepareAndResolve(Ctx, Opts, Opts.Positionals);
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
   const Resolution *R = &P->Result;
@@ -315,7 +313,7 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
                "usage: cudadeps explain MANIFEST PACKAGE [options]\n";
     return ExitUsage;
   }
-  Expected<Prepared> P = prepareAndResolve(Ctx, Opts, Opts.Positionals[0]);
+  Expected<Prepared> P = prepareAndResolve(Ctx, Opts, {Opts.Positionals[0]});
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
   const Resolution *R = &P->Result;

@@ -5,14 +5,38 @@ namespace cudadeps::cli {
 llvm::ArrayRef<Command> commands() {
   static const Command Table[] = {
       {"resolve", "choose a buildable configuration and explain it",
-       "MANIFEST",
+       "MANIFEST|REQUIREMENT...",
        "Reads MANIFEST (a project, or a package manifest), the package\n"
        "manifests it needs and this machine's facts, and decides per package:\n"
        "build from source (with which nvcc, host compiler and archs), a\n"
        "published prebuilt binary, nothing to build, or a declared fallback.\n"
+       "Instead of MANIFEST, package requirements may be given\n"
+       "(`cudadeps resolve causal-conv1d 'flash-linear-attention>=0.4'`),\n"
+       "looked up in the registries.\n"
        "Exit code 0 when resolved (fallbacks listed), 1 when no buildable\n"
        "configuration exists (or a fallback is needed under --no-fallback).",
        resolveOptions, runResolve},
+      {"build", "resolve, then fetch and compile into the build cache",
+       "MANIFEST|REQUIREMENT...",
+       "Resolves like `resolve` (a manifest, or package requirements such as\n"
+       "`causal-conv1d flash-linear-attention>=0.4`) and carries out each\n"
+       "decision: clones the release's tag with libgit2 into\n"
+       "$XDG_CACHE_HOME/cudadeps/src and compiles it (source) with the computed\n"
+       "environment into the build cache, fetches the published wheel with\n"
+       "pip (prebuilt; one that does not exist falls through to the next\n"
+       "strategy), or reports the fallback. A configuration built before is a\n"
+       "cache hit. --dry-run prints every step's argv, directory and\n"
+       "environment and the archs compiled. Exit code 0 done, 1 no buildable\n"
+       "configuration, 2 bad input, 3 fetch or build failure (with the log's\n"
+       "last lines and its path), 130 interrupted.",
+       buildOptions, runBuild},
+      {"install", "build, then pip-install the results into the facts' Python",
+       "MANIFEST|REQUIREMENT...",
+       "Runs `build`, then `python -m pip install --no-deps` of the built or\n"
+       "fetched wheels and of the no-build packages (as name==version) with\n"
+       "the Python of the facts. Nothing else on the system is changed.\n"
+       "--offline installs from the cache's wheels only.",
+       buildOptions, runInstall},
       {"explain", "the full derivation behind one package's decision",
        "MANIFEST PACKAGE",
        "Resolves MANIFEST like `resolve` and prints, for PACKAGE, the decision,\n"

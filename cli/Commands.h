@@ -18,6 +18,10 @@ int runLint(Context &Ctx, const ParsedOptions &Opts);
 llvm::ArrayRef<OptionSpec> resolveOptions();
 int runResolve(Context &Ctx, const ParsedOptions &Opts);
 
+llvm::ArrayRef<OptionSpec> buildOptions();
+int runBuild(Context &Ctx, const ParsedOptions &Opts);
+int runInstall(Context &Ctx, const ParsedOptions &Opts);
+
 llvm::ArrayRef<OptionSpec> explainOptions();
 int runExplain(Context &Ctx, const ParsedOptions &Opts);
 

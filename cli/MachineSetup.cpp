@@ -76,6 +76,23 @@ Expected<Manifest> requirementsManifest(ArrayRef<std::string> Requirements) {
   return parseManifest(Text, "<command line>");
 }
 
+bool namesManifestFile(ArrayRef<std::string> Inputs) {
+  return Inputs.size() == 1 &&
+         (sys::fs::exists(Inputs.front()) ||
+          StringRef(Inputs.front()).endswith(".toml"));
+}
+
+Expected<std::unique_ptr<Workspace>>
+loadWorkspaceFor(Context &Ctx, ArrayRef<std::string> Inputs,
+                 const ParsedOptions &Opts) {
+  if (namesManifestFile(Inputs))
+    return loadWorkspace(Ctx, Inputs.front(), Opts);
+  Expected<Manifest> M = requirementsManifest(Inputs);
+  if (!M)
+    return M.takeError();
+  return workspaceFor(Ctx, std::move(*M), Opts);
+}
+
 Expected<std::unique_ptr<Workspace>>
 loadWorkspace(Context &Ctx, StringRef ManifestPath, const ParsedOptions &Opts) {
   Expected<Manifest> M = loadManifest(ManifestPath);

@@ -36,6 +36,15 @@ struct Workspace {
   std::string RegistryError;
 };
 
+/// True when the positional arguments name a manifest file (one argument
+/// that is an existing file or ends in .toml) rather than requirements.
+bool namesManifestFile(llvm::ArrayRef<std::string> Inputs);
+
+/// loadWorkspace for a manifest file, or for requirement arguments.
+llvm::Expected<std::unique_ptr<Workspace>>
+loadWorkspaceFor(Context &Ctx, llvm::ArrayRef<std::string> Inputs,
+                 const ParsedOptions &Opts);
+
 /// Loads MANIFEST, the registry (--registry, the project's `registry`,
 /// $CUDADEPS_REGISTRY, the installed manifests) and the knowledge base.
 llvm::Expected<std::unique_ptr<Workspace>>

@@ -169,6 +169,11 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
     std::string Why = prebuiltMismatch(*Pkg, *Rel);
     if (!Why.empty())
       return PackageDependencies::unavailable(Why);
+    if (std::optional<std::string> Url = prebuiltUrl(*Pkg, *Rel)) {
+      auto Gone = Req.UnavailablePrebuilts.find(*Url);
+      if (Gone != Req.UnavailablePrebuilts.end())
+        return PackageDependencies::unavailable(Gone->second);
+    }
     for (const auto &[Key, R] : Reqs)
       if (Key != "nvcc" && Key != "gcc" && Key != "clang")
         On.push_back(mapRequirement(Key, R.Range));

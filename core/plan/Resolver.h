@@ -30,6 +30,7 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,10 @@ struct ResolveRequest {
   /// How to word "no nvcc": what was searched, or that a facts file lists
   /// none ("the facts file lists no [[nvcc]]").
   std::string NvccAbsentDetail;
+  /// Prebuilt URLs found not to exist (a 404 when `build` fetched them), with
+  /// the reason: those binaries are not chosen again, so the package falls
+  /// through to its next strategy.
+  std::map<std::string, std::string> UnavailablePrebuilts;
 };
 
 /// Resolves Request against Facts. Errors only for a broken request (a

@@ -118,6 +118,36 @@ extern "C" void launchScale(float *X, int N) {
   return true;
 }
 
+/// <Dir>: a repository with an executable build.sh (\p Script) and
+/// whatever \p Extra files, tagged v1.0; returns false on failure.
+inline bool makeScriptProject(
+    llvm::StringRef Dir, llvm::StringRef Home, llvm::StringRef Script,
+    const std::map<std::string, std::string> &Extra = {}) {
+  if (!writeFile((Dir + "/build.sh").str(), Script, /*Executable=*/true))
+    return false;
+  for (const auto &[Name, Text] : Extra)
+    if (!writeFile((Dir + "/" + Name).str(), Text))
+      return false;
+  return git(Dir, {"init", "-q"}, Home) && git(Dir, {"add", "."}, Home) &&
+         git(Dir, {"commit", "-qm", "v1.0"}, Home) &&
+         git(Dir, {"tag", "v1.0"}, Home);
+}
+
+/// A facts file for build tests: one nvcc (\p Nvcc, \p NvccVersion), the
+/// host g++ (\p Cxx, \p CxxVersion), a platform, optionally Python and
+/// torch lines (\p Extra, TOML).
+inline std::string buildFacts(llvm::StringRef Nvcc, llvm::StringRef NvccVersion,
+                              llvm::StringRef Cxx, llvm::StringRef CxxVersion,
+                              llvm::StringRef Extra = {}) {
+  return ("[[nvcc]]\npath = \"" + Nvcc + "\"\nversion = \"" + NvccVersion +
+          "\"\n\n[[compiler]]\npath = \"" + Cxx +
+          "\"\nfamily = \"gcc\"\nversion = \"" + CxxVersion +
+          "\"\n\n[platform]\nos = \"linux\"\narch = \"x86_64\"\ncpus = 2\n"
+          "memory_gib = 8\n\n" +
+          Extra)
+      .str();
+}
+
 } // namespace cudadeps::test
 
 #endif

@@ -1,0 +1,28 @@
+//===- Prepared.h - the resolve step that resolve, explain and build share -===//
+#ifndef CUDADEPS_CLI_PREPARED_H
+#define CUDADEPS_CLI_PREPARED_H
+
+#include "cli/MachineSetup.h"
+#include "core/plan/Resolver.h"
+
+#include <memory>
+
+namespace cudadeps::cli {
+
+/// A resolve from the options: what it was asked and what it decided.
+struct Prepared {
+  std::unique_ptr<Workspace> W;
+  MachineFacts Machine;
+  ResolveRequest Request;
+  Resolution Result;
+};
+
+/// Loads the manifest (or makes one from requirement arguments: \p Inputs
+/// are the positionals), gathers the facts and resolves.
+llvm::Expected<Prepared> prepareAndResolve(Context &Ctx,
+                                           const ParsedOptions &Opts,
+                                           llvm::ArrayRef<std::string> Inputs);
+
+} // namespace cudadeps::cli
+
+#endif
