@@ -12,6 +12,7 @@
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
 #include "cli/Prepared.h"
+#include "cli/ResolveLock.h"
 #include "cli/ResolveRender.h"
 #include "core/build/Builder.h"
 #include "core/build/Pip.h"
@@ -61,6 +62,12 @@ std::vector<OptionSpec> buildOptionTable() {
   Specs.push_back({"--cache-dir", "", "DIR",
                    "the cache (default $XDG_CACHE_HOME/cudadeps, else "
                    "~/.cache/cudadeps)"});
+  Specs.push_back({"--locked", "", "",
+                   "build exactly what the lock says: stop (exit 1) when this "
+                   "machine drifted from it, check out the locked commits"});
+  Specs.push_back({"--lock", "", "FILE",
+                   "the lock --locked checks (default: cudadeps.lock beside "
+                   "the manifest)"});
   return Specs;
 }
 
@@ -217,6 +224,10 @@ struct Session {
   std::unique_ptr<Progress> Prog;
   /// What `install` installs: wheel paths and name==version requirements.
   std::vector<std::string> ToInstall;
+  /// --locked: the lock holds here; its commit of each source build.
+  bool Locked = false;
+  std::string LockFile;
+  std::map<std::string, std::string> LockedCommits;
 };
 
 /// The fetch request of a source decision.
@@ -481,6 +492,15 @@ Error carryOut(Session &S, Prepared &P, const PackageResolution &PR) {
   S.Prog->finish();
   if (!Src)
     return Src.takeError();
+  // --locked: the tag must still be at the commit the lock records.
+  if (auto It = S.LockedCommits.find(PR.Name);
+      It != S.LockedCommits.end() && It->second != Src->Commit)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "%s: tag '%s' of %s is at commit %s, but %s records %s: the tag "
+        "moved since the lock was written; nothing was built",
+        PR.Name.c_str(), FR->Tag.Value.c_str(), FR->Url.Value.c_str(),
+        Src->Commit.c_str(), S.LockFile.c_str(), It->second.c_str());
   if (Src->Reused)
     S.Prog->line("  " + PR.Name + ": sources in the cache at " +
                  Src->Commit.substr(0, 12) + " (" + Src->Dir + ")");
@@ -551,6 +571,28 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
     renderText(P->Result, Ctx.Out, Ctx.Color);
     return ExitUnsatisfiable;
   }
+  if (Opts.has("--lock") && !Opts.has("--locked")) {
+    Ctx.Err << "cudadeps: error: --lock FILE names the lock --locked checks; "
+               "write a lock with `cudadeps resolve MANIFEST --lock FILE`\n";
+    return ExitUsage;
+  }
+  if (Opts.has("--locked")) {
+    Expected<std::optional<LockOutcome>> L =
+        applyLockOptions(Ctx, Opts, *P->W, P->Result, P->Machine.F,
+                         Opts.Positionals.front());
+    if (!L)
+      return reportError(L.takeError(), Ctx, ExitUsage);
+    if (!(*L)->Drift.empty()) {
+      renderText(P->Result, Ctx.Out, Ctx.Color);
+      renderLockText(**L, Ctx.Out);
+      Ctx.Out << "nothing was built: the lock does not hold\n";
+      return ExitUnsatisfiable;
+    }
+    renderLockText(**L, Ctx.Err);
+    S.Locked = true;
+    S.LockFile = (*L)->File;
+    S.LockedCommits = (*L)->LockedCommits;
+  }
 
   auto OldInt = std::signal(SIGINT, onInterruptSignal);
   auto OldTerm = std::signal(SIGTERM, onInterruptSignal);
@@ -571,7 +613,8 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
       Error E = carryOut(S, *P, PR);
       if (!E)
         continue;
-      if (E.isA<PrebuiltNotFound>() && Round < 8) {
+      // Under --locked the decision is the lock's: no other strategy.
+      if (E.isA<PrebuiltNotFound>() && Round < 8 && !S.Locked) {
         std::string Url = PR.PrebuiltUrl.value_or("");
         std::string Why;
         handleAllErrors(std::move(E), [&](const PrebuiltNotFound &N) {
