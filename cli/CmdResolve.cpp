@@ -31,6 +31,9 @@ std::vector<OptionSpec> resolveOptionTable(bool Explain) {
                    true});
   Specs.push_back({"--no-fallback", "", "",
                    "a needed fallback is a failure (exit 1)"});
+  Specs.push_back({"--offline", "", "",
+                   "touch no network (resolving never does; accepted as "
+                   "build takes it)"});
   if (Explain)
     return Specs;
   Specs.push_back({"--format", "", "FORMAT", "text (default) or json", false,
