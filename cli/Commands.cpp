@@ -87,6 +87,22 @@ llvm::ArrayRef<Command> commands() {
        "project's [target] archs). Verdict per package: ok, missing, stale or\n"
        "wrong archs. Exit code 0 when all are ok, 1 otherwise, 2 on bad input.",
        doctorOptions, runDoctor},
+      {"toolkit", "install, list and remove CUDA toolkits without root",
+       "install VERSION [--from DIR|FILE] | list | remove VERSION",
+       "`install` assembles a CUDA toolkit (bin/nvcc, include with the crt\n"
+       "headers and CCCL, lib64 with the runtime, nvvm) into\n"
+       "$XDG_DATA_HOME/cudadeps/toolkits/<version> (default ~/.local/share),\n"
+       "from NVIDIA's wheels on PyPI (CUDA 13; pip of the facts' Python\n"
+       "downloads the component versions manifests/cuda/provisioning.toml\n"
+       "pins), from a directory of those wheels (--from DIR, offline), or from\n"
+       "NVIDIA's runfile (--from cuda_X.Y.Z_..._linux.run; CUDA 12 and older,\n"
+       "no root). It is verified (nvcc --version, a test kernel compiles and\n"
+       "links) before it is moved into place; the nvcc probe then finds it.\n"
+       "VERSION is 13.0.88, or 13.0 / 13 for the newest such build.\n"
+       "`list` shows the installed toolkits with their origin and size;\n"
+       "`remove` deletes one. Exit code 2 for a version that cannot be\n"
+       "provisioned, 3 when a download or the verification fails.",
+       toolkitOptions, runToolkit},
   };
   return Table;
 }

@@ -37,6 +37,9 @@ int runMatrix(Context &Ctx, const ParsedOptions &Opts);
 llvm::ArrayRef<OptionSpec> doctorOptions();
 int runDoctor(Context &Ctx, const ParsedOptions &Opts);
 
+llvm::ArrayRef<OptionSpec> toolkitOptions();
+int runToolkit(Context &Ctx, const ParsedOptions &Opts);
+
 /// Prints "cudadeps: error: ..." for each load failure of a plugin named by
 /// --plugin (\p PluginArgs) and returns true if there was one; failures of
 /// plugins found on $CUDADEPS_PLUGIN_PATH or installed are left to the caller.

@@ -34,7 +34,11 @@ namespace {
 
 using Region = toml::source_region;
 
-const StringRef RootKeys[] = {"toolkit", "driver_floor", "torch"};
+const StringRef RootKeys[] = {"toolkit", "driver_floor", "torch", "provision",
+                              "no_provision"};
+const StringRef ProvisionKeys[] = {"cuda",          "components", "download_mib",
+                                   "installed_mib", "source",     "note"};
+const StringRef NoProvisionKeys[] = {"cuda_major", "reason", "source"};
 const StringRef ToolkitKeys[] = {"cuda",       "max_gcc",       "max_clang",
                                  "archs",      "arch_specific", "family",
                                  "min_driver", "source",        "note"};
@@ -132,6 +136,8 @@ public:
   std::vector<ToolkitRow> Toolkits;
   std::vector<DriverFloorRow> Floors;
   std::vector<TorchRow> Torches;
+  std::vector<ProvisionRow> Provisions;
+  std::vector<NoProvisionRow> NoProvisions;
   std::vector<PendingDiag> Diags;
 
 private:
@@ -158,6 +164,8 @@ private:
   std::optional<std::string> source(const toml::table &T, StringRef Where);
 
   void readToolkit(const toml::table &T);
+  void readProvision(const toml::table &T);
+  void readNoProvision(const toml::table &T);
   void readFloor(const toml::table &T);
   void readTorch(const toml::table &T);
   std::optional<Version> majorMinor(const toml::node &N, StringRef Key);
@@ -561,6 +569,90 @@ void Reader::readRows(const toml::node &N, StringRef Key, Fn Read) {
     (this->*Read)(*E.as_table());
 }
 
+void Reader::readProvision(const toml::table &T) {
+  const StringRef Where = "[[provision]]";
+  checkKeys(T, ProvisionKeys, Where);
+  ProvisionRow Row;
+  Row.Loc = loc(T.source());
+  bool Ok = true;
+  if (const toml::node *N = required(T, "cuda", Where)) {
+    std::optional<Version> V = version(*N, "cuda");
+    Ok &= V.has_value();
+    if (V) {
+      Row.Cuda = std::move(*V);
+      Row.Loc = loc(N->source());
+    }
+  } else {
+    Ok = false;
+  }
+  if (const toml::node *N = required(T, "components", Where)) {
+    const toml::table *C = N->as_table();
+    if (!C) {
+      error(N->source(), "'components' must be a table of distribution = "
+                         "\"version\", not " + typeName(*N));
+      Ok = false;
+    } else {
+      for (const auto &[Key, Value] : *C) {
+        std::optional<Version> V = version(Value, "version");
+        Ok &= V.has_value();
+        if (V)
+          Row.Components.emplace_back(std::string(Key.str()), std::move(*V));
+      }
+      if (Ok && !Row.component("nvidia-cuda-nvcc")) {
+        error(N->source(), "'components' has no nvidia-cuda-nvcc");
+        Ok = false;
+      }
+    }
+  } else {
+    Ok = false;
+  }
+  for (auto [Key, Out] : {std::pair{"download_mib", &Row.DownloadMiB},
+                          std::pair{"installed_mib", &Row.InstalledMiB}})
+    if (const toml::node *N = T.get(Key)) {
+      *Out = smallUnsigned(*N, Key);
+      Ok &= Out->has_value();
+    }
+  if (const toml::node *N = T.get("note")) {
+    std::optional<std::string> S = string(*N, "note");
+    Ok &= S.has_value();
+    Row.Note = S.value_or("");
+  }
+  std::optional<std::string> Src = source(T, Where);
+  Ok &= Src.has_value();
+  if (!Ok)
+    return;
+  Row.Source = std::move(*Src);
+  Provisions.push_back(std::move(Row));
+}
+
+void Reader::readNoProvision(const toml::table &T) {
+  const StringRef Where = "[[no_provision]]";
+  checkKeys(T, NoProvisionKeys, Where);
+  NoProvisionRow Row;
+  Row.Loc = loc(T.source());
+  bool Ok = true;
+  if (const toml::node *N = required(T, "cuda_major", Where)) {
+    std::optional<unsigned> Major = smallUnsigned(*N, "cuda_major");
+    Ok &= Major.has_value();
+    Row.CudaMajor = Major.value_or(0);
+  } else {
+    Ok = false;
+  }
+  if (const toml::node *N = required(T, "reason", Where)) {
+    std::optional<std::string> S = string(*N, "reason");
+    Ok &= S.has_value();
+    Row.Reason = S.value_or("");
+  } else {
+    Ok = false;
+  }
+  std::optional<std::string> Src = source(T, Where);
+  Ok &= Src.has_value();
+  if (!Ok)
+    return;
+  Row.Source = std::move(*Src);
+  NoProvisions.push_back(std::move(Row));
+}
+
 void Reader::run(const toml::table &Root) {
   for (const auto &[Key, Value] : Root) {
     StringRef Name = Key.str();
@@ -570,6 +662,10 @@ void Reader::run(const toml::table &Root) {
       readRows(Value, Name, &Reader::readFloor);
     else if (Name == "torch")
       readRows(Value, Name, &Reader::readTorch);
+    else if (Name == "provision")
+      readRows(Value, Name, &Reader::readProvision);
+    else if (Name == "no_provision")
+      readRows(Value, Name, &Reader::readNoProvision);
     else
       error(Key.source(), "unknown key '" + Name.take_front(80) + "'",
             didYouMean(Name, RootKeys));
@@ -609,6 +705,10 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
   std::move(R.Toolkits.begin(), R.Toolkits.end(), std::back_inserter(Toolkits));
   std::move(R.Floors.begin(), R.Floors.end(), std::back_inserter(Floors));
   std::move(R.Torches.begin(), R.Torches.end(), std::back_inserter(Torches));
+  std::move(R.Provisions.begin(), R.Provisions.end(),
+            std::back_inserter(Provisions));
+  std::move(R.NoProvisions.begin(), R.NoProvisions.end(),
+            std::back_inserter(NoProvisions));
   return Error::success();
 }
 
@@ -640,6 +740,35 @@ Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
       return E;
   }
   return KB;
+}
+
+const Version *ProvisionRow::component(StringRef Name) const {
+  for (const auto &[N, V] : Components)
+    if (N == Name)
+      return &V;
+  return nullptr;
+}
+
+const ProvisionRow *KnowledgeBase::provision(const Version &Wanted) const {
+  ArrayRef<uint64_t> Want = Wanted.release();
+  const ProvisionRow *Best = nullptr;
+  for (const ProvisionRow &Row : Provisions) {
+    ArrayRef<uint64_t> Have = Row.Cuda.release();
+    if (Have.size() < Want.size() || Have.take_front(Want.size()) != Want)
+      continue;
+    if (Have.size() == Want.size())
+      return &Row;
+    if (!Best || Best->Cuda < Row.Cuda)
+      Best = &Row;
+  }
+  return Best;
+}
+
+const NoProvisionRow *KnowledgeBase::noProvision(uint64_t Major) const {
+  for (const NoProvisionRow &Row : NoProvisions)
+    if (Row.CudaMajor == Major)
+      return &Row;
+  return nullptr;
 }
 
 const ToolkitRow *KnowledgeBase::toolkit(const Version &Nvcc) const {

@@ -81,6 +81,32 @@ struct TorchRow {
   bool hasCudaMajor(uint64_t Major) const;
 };
 
+/// A toolkit cudadeps can assemble from NVIDIA's wheels on PyPI
+/// (manifests/cuda/provisioning.toml): the nvcc version it gives and the
+/// exact version of each wheel, with the cost on disk.
+struct ProvisionRow {
+  Version Cuda; // the nvcc version, "13.0.88"
+  /// Distribution name -> version: nvidia-cuda-nvcc = 13.0.88, ...
+  std::vector<std::pair<std::string, Version>> Components;
+  std::optional<unsigned> DownloadMiB;  // the wheels (Linux x86_64)
+  std::optional<unsigned> InstalledMiB; // the assembled toolkit
+  std::string Source;
+  SourceLocation Loc; // the `cuda` value of the row
+  std::string Note;
+
+  /// The version of a component, or nullptr.
+  const Version *component(llvm::StringRef Name) const;
+};
+
+/// A CUDA major that cannot be assembled from PyPI, and why
+/// (`[[no_provision]]`): CUDA 12's Linux wheels hold no nvcc.
+struct NoProvisionRow {
+  uint64_t CudaMajor = 0;
+  std::string Reason;
+  std::string Source;
+  SourceLocation Loc;
+};
+
 class KnowledgeBase {
 public:
   /// Loads every *.toml in Dir (manifests/cuda). Located errors for bad rows;
@@ -111,7 +137,15 @@ public:
   /// nullptr when the table does not list it.
   const TorchRow *torchRow(const Version &Torch) const;
 
+  /// The toolkit build to provision for \p Wanted: the row of exactly that
+  /// version ("13.0.88"), else the newest build whose version starts with
+  /// it ("13.0" -> 13.0.88, "13" -> the newest 13.x); nullptr when none.
+  const ProvisionRow *provision(const Version &Wanted) const;
+  /// Why CUDA major \p Major cannot be provisioned from PyPI, if known.
+  const NoProvisionRow *noProvision(uint64_t Major) const;
+
   const std::vector<ToolkitRow> &toolkits() const { return Toolkits; }
+  const std::vector<ProvisionRow> &provisions() const { return Provisions; }
   const std::vector<DriverFloorRow> &driverFloors() const { return Floors; }
   const std::vector<TorchRow> &torchRows() const { return Torches; }
   bool empty() const {
@@ -122,6 +156,8 @@ private:
   std::vector<ToolkitRow> Toolkits;
   std::vector<DriverFloorRow> Floors;
   std::vector<TorchRow> Torches;
+  std::vector<ProvisionRow> Provisions;
+  std::vector<NoProvisionRow> NoProvisions;
 };
 
 } // namespace cudadeps

@@ -509,18 +509,73 @@ void FactProvider::nvccFacts(std::vector<SolverFact> &Out) {
   }
 }
 
+/// "(NVIDIA's wheels from PyPI: nvcc 13.0.88, download about 100 MiB, 266
+/// MiB on disk)".
+static std::string provisionCost(const ProvisionRow &Row) {
+  std::string Text = "NVIDIA's wheels from PyPI: nvcc " + Row.Cuda.str();
+  if (Row.DownloadMiB)
+    Text += formatv(", download about {0} MiB", *Row.DownloadMiB).str();
+  if (Row.InstalledMiB)
+    Text += formatv(", {0} MiB on disk", *Row.InstalledMiB).str();
+  return Text;
+}
+
 std::vector<std::string>
 FactProvider::installNvccHints(const Version &Cuda) const {
   std::string MM = majorMinor(Cuda);
   std::string Dash = formatv("{0}-{1}", Cuda.major(), Cuda.minor()).str();
+  std::string Then = "; then set CUDA_HOME to it or put its bin/ on PATH";
   std::vector<std::string> H;
-  std::string Line = "install an nvcc " + MM +
-                     ", e.g. `conda install -c nvidia "
-                     "cuda-nvcc=" +
-                     MM + "` or NVIDIA's cuda-nvcc-" + Dash + " package";
-  if (Cuda.major() >= 13)
-    Line += ", or `pip install nvidia-cuda-nvcc==" + MM + ".*`";
-  H.push_back(Line + "; then set CUDA_HOME to it or put its bin/ on PATH");
+  // What `cudadeps toolkit install` can assemble (manifests/cuda/
+  // provisioning.toml): the same minor, else the newest of the major.
+  const ProvisionRow *Same = KB.provision(Version({Cuda.major(), Cuda.minor()}));
+  const ProvisionRow *Major = Same ? Same : KB.provision(Version({Cuda.major()}));
+  if (Major) {
+    std::string V = Same ? MM : std::to_string(Cuda.major());
+    H.push_back("install an nvcc " + MM + " without root: `cudadeps toolkit "
+                "install " + V + "` (" + provisionCost(*Major) +
+                "; the nvcc probe then finds it), or `conda install -c nvidia "
+                "cuda-nvcc=" + MM + "` or NVIDIA's cuda-nvcc-" + Dash +
+                " package" + Then);
+    return H;
+  }
+  std::string Line = "install an nvcc " + MM + ", e.g. `conda install -c "
+                     "nvidia cuda-nvcc=" + MM + "` or NVIDIA's cuda-nvcc-" +
+                     Dash + " package";
+  if (const NoProvisionRow *No = KB.noProvision(Cuda.major())) {
+    Line = "install an nvcc " + MM + ": PyPI has no nvcc " +
+           std::to_string(Cuda.major()) + " for Linux (" + No->Reason +
+           "); it comes from conda (`conda install -c nvidia cuda-nvcc=" + MM +
+           "`), from NVIDIA's runfile without root (`cudadeps toolkit "
+           "install " + MM + " --from cuda_" + MM + ".<update>_<driver>_linux"
+           ".run`) or from NVIDIA's apt repository (package cuda-nvcc-" +
+           Dash + ")";
+  }
+  H.push_back(Line + Then);
+  // A torch build for a CUDA major PyPI does provision makes that usable.
+  const TorchRow *Row = F.Torch ? KB.torchRow(F.Torch->Ver) : nullptr;
+  if (!Row)
+    return H;
+  for (auto It = Row->Cuda.rbegin(); It != Row->Cuda.rend(); ++It) {
+    if (It->major() <= Cuda.major())
+      continue;
+    const ProvisionRow *P = KB.provision(Version({It->major(), It->minor()}));
+    if (!P)
+      continue;
+    std::string Tag = formatv("cu{0}{1}", It->major(), It->minor()).str();
+    std::string How =
+        Row->PypiCuda && *Row->PypiCuda == *It
+            ? "the plain PyPI wheel, `pip install torch==" +
+                  majorMinor(Row->Torch) + ".*`, is one"
+            : "`pip install torch --index-url https://download.pytorch.org/"
+              "whl/" + Tag + "`";
+    H.push_back("or use a " + Tag + " build of torch " +
+                majorMinor(Row->Torch) + " (" + How +
+                "): then `cudadeps toolkit install " + majorMinor(*It) +
+                "` provisions a usable nvcc " + majorMinor(*It) +
+                " without root (" + provisionCost(*P) + ")");
+    break;
+  }
   return H;
 }
 

@@ -5,6 +5,8 @@
 #include "plugins/cuda-runtime/PythonEnvironments.h"
 #include "core/support/JsonSupport.h"
 #include "plugins/platform/HostFiles.h"
+#include "core/toolkit/NvccOutput.h"
+#include "core/toolkit/ToolkitStore.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/JSON.h"
@@ -19,12 +21,7 @@ namespace cudadeps {
 namespace nvcc {
 
 std::optional<std::string> parseVersionOutput(llvm::StringRef Out) {
-  llvm::SmallVector<llvm::StringRef, 4> M;
-  if (llvm::Regex("release [0-9]+\\.[0-9]+, V([0-9]+(\\.[0-9]+)+)").match(Out, &M))
-    return M[1].str();
-  if (llvm::Regex("release ([0-9]+\\.[0-9]+)").match(Out, &M))
-    return M[1].str();
-  return std::nullopt;
+  return parseNvccVersionOutput(Out);
 }
 
 std::optional<std::string> parseVersionJson(llvm::StringRef Json) {
@@ -77,16 +74,7 @@ HostCompilerLimits parseHostConfig(llvm::StringRef Header) {
 }
 
 std::vector<std::string> parseGpuCodeList(llvm::StringRef Out) {
-  std::vector<std::string> Archs;
-  llvm::Regex Sm("^sm_[0-9]+[a-z]?$");
-  llvm::SmallVector<llvm::StringRef, 0> Lines;
-  Out.split(Lines, '\n');
-  for (llvm::StringRef Line : Lines) {
-    Line = Line.trim();
-    if (Sm.match(Line))
-      probes::appendUnique(Archs, Line.str());
-  }
-  return Archs;
+  return parseNvccGpuCodeList(Out);
 }
 
 } // namespace nvcc
@@ -239,6 +227,20 @@ std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
   }
   if (!AnySite)
     Answer.Searched.push_back("pip nvidia-cuda-nvcc (no Python site-packages found)");
+
+  // Toolkits provisioned by `cudadeps toolkit install`.
+  std::string Store = toolkitStoreDir(Ctx.Env);
+  if (Store.empty()) {
+    Answer.Searched.push_back("cudadeps toolkits ($XDG_DATA_HOME and $HOME unset)");
+  } else {
+    Answer.Searched.push_back("cudadeps toolkits in " + Store);
+    if (isDirectory(Store))
+      Answer.Inputs.push_back(Store);
+    std::vector<InstalledToolkit> Provisioned = listInstalledToolkits(Store);
+    // Newest first, as for /usr/local/cuda-X.Y.
+    for (auto It = Provisioned.rbegin(); It != Provisioned.rend(); ++It)
+      Add(joinPath(It->Root, "bin", "nvcc"), "cudadeps toolkit");
+  }
   return Found;
 }
 
@@ -313,6 +315,12 @@ std::optional<NvccFacts> NvccProbe::describe(const ProbeContext &Ctx,
   }
   F.Ver = std::move(*Ver);
   F.From = Source::probed("nvcc", VersionFrom);
+  // A toolkit cudadeps provisioned says where it came from.
+  if (std::optional<ToolkitOrigin> Origin = readToolkitOrigin(Roots.front())) {
+    Answer.Inputs.push_back(joinPath(Roots.front(), ToolkitOriginFile));
+    F.From.From += "; provisioned by `cudadeps toolkit install` from " +
+                   Origin->describe();
+  }
 
   // crt/host_config.h: <root>/include/crt, <root>/targets/*/include/crt.
   for (const std::string &Root : Roots) {
@@ -344,8 +352,8 @@ std::optional<NvccFacts> NvccProbe::describe(const ProbeContext &Ctx,
 
 llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
   ProbeAnswer Answer;
-  Answer.EnvInputs = {"CUDA_HOME", "CUDA_PATH", "PATH", "CONDA_PREFIX",
-                      "VIRTUAL_ENV"};
+  Answer.EnvInputs = {"CUDA_HOME",   "CUDA_PATH",     "PATH", "CONDA_PREFIX",
+                      "VIRTUAL_ENV", "XDG_DATA_HOME", "HOME"};
   std::vector<Candidate> Candidates = findCandidates(Ctx, Answer);
 
   std::vector<std::string> Seen;

@@ -299,3 +299,30 @@ TEST(NvccProbeReal, FindsTheInstalledToolkitAndReadsItsLimits) {
     EXPECT_NE(llvm::StringRef(A.Found.Nvccs[I].Path).startswith("/usr/local/cuda-13.0"),
               true);
 }
+
+// Toolkits provisioned by `cudadeps toolkit install` are found in the store,
+// with their origin; half-installed ones (hidden .partial-*) are not.
+TEST(NvccProbe, ProvisionedToolkitsAreFoundWithTheirOrigin) {
+  TempDir T;
+  ASSERT_TRUE(T.ok());
+  std::string Store = T.sub("data/cudadeps/toolkits");
+  makeFakeToolkit(Store + "/13.0.88", {.Release = "13.0", .Full = "13.0.88"});
+  ASSERT_TRUE(writeFile(Store + "/13.0.88/cudadeps-toolkit.json",
+                        R"({"version": "13.0.88", "origin": "pypi", "from": "PyPI"})"));
+  makeFakeToolkit(Store + "/.partial-13.1.80-abcdef/toolkit",
+                  {.Release = "13.1", .Full = "13.1.80"});
+  ProbeRun R;
+  R.SysRoot = T.sub("empty-root");
+  R.Env.set("XDG_DATA_HOME", T.sub("data"));
+  ProbeAnswer A = R.run();
+  ASSERT_EQ(A.What, ProbeAnswer::Kind::Found) << joined(A.Warnings);
+  ASSERT_EQ(A.Found.Nvccs.size(), 1u);
+  const NvccFacts &N = A.Found.Nvccs[0];
+  EXPECT_EQ(N.Path, Store + "/13.0.88/bin/nvcc");
+  EXPECT_EQ(N.Ver.str(), "13.0.88");
+  EXPECT_THAT(N.From.From, HasSubstr("provisioned by `cudadeps toolkit install` "
+                                     "from NVIDIA's wheels from PyPI"));
+  EXPECT_THAT(A.Searched, Contains("cudadeps toolkits in " + Store));
+  EXPECT_THAT(A.Inputs, Contains(Store));
+  EXPECT_THAT(A.EnvInputs, Contains("XDG_DATA_HOME"));
+}
