@@ -99,7 +99,7 @@ static Expected<KnowledgeBase> loadKB(Context &Ctx) {
   return KnowledgeBase::loadDirectory(Dir);
 }
 
-static int runInstall(Context &Ctx, const ParsedOptions &Opts) {
+static int runToolkitInstall(Context &Ctx, const ParsedOptions &Opts) {
   if (Opts.Positionals.size() != 2) {
     Ctx.Err << "cudadeps: error: toolkit install needs one VERSION\n"
                "usage: cudadeps toolkit install VERSION [--from DIR|FILE]\n";
@@ -158,7 +158,7 @@ static int runInstall(Context &Ctx, const ParsedOptions &Opts) {
   return ExitOk;
 }
 
-static int runList(Context &Ctx, const ParsedOptions &Opts) {
+static int runToolkitList(Context &Ctx, const ParsedOptions &Opts) {
   std::string Store = storeDir();
   std::vector<InstalledToolkit> All = listInstalledToolkits(Store);
   if (All.empty()) {
@@ -181,7 +181,7 @@ static int runList(Context &Ctx, const ParsedOptions &Opts) {
   return ExitOk;
 }
 
-static int runRemove(Context &Ctx, const ParsedOptions &Opts) {
+static int runToolkitRemove(Context &Ctx, const ParsedOptions &Opts) {
   if (Opts.Positionals.size() != 2) {
     Ctx.Err << "cudadeps: error: toolkit remove needs one VERSION\n"
                "usage: cudadeps toolkit remove VERSION\n";
@@ -213,11 +213,11 @@ static int runRemove(Context &Ctx, const ParsedOptions &Opts) {
 int runToolkit(Context &Ctx, const ParsedOptions &Opts) {
   StringRef Sub = Opts.Positionals.empty() ? "" : StringRef(Opts.Positionals[0]);
   if (Sub == "install")
-    return runInstall(Ctx, Opts);
+    return runToolkitInstall(Ctx, Opts);
   if (Sub == "list" && Opts.Positionals.size() == 1)
-    return runList(Ctx, Opts);
+    return runToolkitList(Ctx, Opts);
   if (Sub == "remove")
-    return runRemove(Ctx, Opts);
+    return runToolkitRemove(Ctx, Opts);
   Ctx.Err << "cudadeps: error: "
           << (Sub.empty() ? std::string("toolkit needs a subcommand")
                           : "unknown toolkit subcommand '" + Sub.str() + "'")
