@@ -230,38 +230,6 @@ struct Session {
   std::map<std::string, std::string> LockedCommits;
 };
 
-/// The fetch request of a source decision.
-Expected<FetchRequest> fetchRequestFor(const Package &Pkg,
-                                       const PackageResolution &PR) {
-  const Release *Rel = PR.Ver ? Pkg.findRelease(*PR.Ver) : nullptr;
-  if (!Rel)
-    return createStringError(inconvertibleErrorCode(),
-                             "%s: the chosen release is not in its manifest",
-                             Pkg.Name.c_str());
-  if (!Pkg.Git)
-    return createStringError(inconvertibleErrorCode(),
-                             "%s has no `git` URL in its manifest: its "
-                             "sources cannot be fetched",
-                             Pkg.Name.c_str());
-  const Located &TagTmpl = Pkg.tagTemplateFor(*Rel);
-  Expected<std::string> Tag = expandTemplate(
-      TagTmpl.Value, [&](StringRef N) -> std::optional<std::string> {
-        if (N == "version")
-          return Rel->VersionText;
-        return std::nullopt;
-      });
-  if (!Tag)
-    return Tag.takeError();
-  FetchRequest R;
-  R.Package = Pkg.canonicalName();
-  R.VersionText = Rel->VersionText;
-  R.Url = *Pkg.Git;
-  R.Tag = {*Tag, TagTmpl.Loc};
-  R.Commit = Rel->Commit;
-  R.Submodules = Pkg.Build.Submodules;
-  return R;
-}
-
 BuildOptions buildOptionsFor(Session &S) {
   BuildOptions B;
   B.CacheDir = S.CacheDir;
@@ -465,7 +433,7 @@ Error carryOut(Session &S, Prepared &P, const PackageResolution &PR) {
   if (!Pkg)
     return createStringError(inconvertibleErrorCode(),
                              "no manifest for %s", PR.Name.c_str());
-  Expected<FetchRequest> FR = fetchRequestFor(*Pkg, PR);
+  Expected<FetchRequest> FR = fetchRequestFor(*Pkg, PR.Ver);
   if (!FR)
     return FR.takeError();
   if (S.DryRun) {

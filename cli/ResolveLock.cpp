@@ -56,23 +56,19 @@ static void addCachedCommits(Lock &L, Workspace &W) {
     return;
   for (LockedPackage &LP : L.Packages) {
     const Package *Pkg = W.find(LP.Name);
-    if (LP.Strategy != "source" || !Pkg || !Pkg->Git || LP.Tag.empty())
+    if (LP.Strategy != "source" || !Pkg)
       continue;
     Expected<Version> V = Version::parse(LP.Version);
     if (!V) {
       consumeError(V.takeError());
       continue;
     }
-    const Release *Rel = Pkg->findRelease(*V);
-    if (!Rel)
+    Expected<FetchRequest> FR = fetchRequestFor(*Pkg, *V);
+    if (!FR) {
+      consumeError(FR.takeError());
       continue;
-    FetchRequest Req;
-    Req.Package = Pkg->canonicalName();
-    Req.VersionText = Rel->VersionText;
-    Req.Url = *Pkg->Git;
-    Req.Tag = {LP.Tag, Pkg->tagTemplateFor(*Rel).Loc};
-    Req.Commit = Rel->Commit;
-    Req.Submodules = Pkg->Build.Submodules;
+    }
+    const FetchRequest &Req = *FR;
     if (!sys::fs::is_directory(sourceDirFor(Req, CacheDir)))
       continue;
     FetchOptions Opts;

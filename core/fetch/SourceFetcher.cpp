@@ -7,6 +7,7 @@
 #include "core/fetch/SourceFetcher.h"
 
 #include "core/manifest/GitSource.h"
+#include "core/manifest/Template.h"
 #include "core/support/FileLock.h"
 #include "core/support/Hash.h"
 #include "core/support/Interrupt.h"
@@ -363,6 +364,37 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
   S.Dir = Dir;
   S.Commit = *Commit;
   return S;
+}
+
+Expected<FetchRequest> fetchRequestFor(const Package &Pkg,
+                                       const std::optional<Version> &Ver) {
+  const Release *Rel = Ver ? Pkg.findRelease(*Ver) : nullptr;
+  if (!Rel)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: the chosen release is not in its manifest",
+                             Pkg.Name.c_str());
+  if (!Pkg.Git)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s has no `git` URL in its manifest: its "
+                             "sources cannot be fetched",
+                             Pkg.Name.c_str());
+  const Located &TagTmpl = Pkg.tagTemplateFor(*Rel);
+  Expected<std::string> Tag = expandTemplate(
+      TagTmpl.Value, [&](StringRef N) -> std::optional<std::string> {
+        if (N == "version")
+          return Rel->VersionText;
+        return std::nullopt;
+      });
+  if (!Tag)
+    return Tag.takeError();
+  FetchRequest R;
+  R.Package = Pkg.canonicalName();
+  R.VersionText = Rel->VersionText;
+  R.Url = *Pkg.Git;
+  R.Tag = {*Tag, TagTmpl.Loc};
+  R.Commit = Rel->Commit;
+  R.Submodules = Pkg.Build.Submodules;
+  return R;
 }
 
 } // namespace cudadeps

@@ -74,6 +74,12 @@ struct FetchedSource {
   uint64_t ReceivedObjects = 0;
 };
 
+/// The fetch request of release \p Ver of \p Pkg: its git URL, its tag
+/// template expanded, the commit it pins. An error when the release is not
+/// in the manifest or the package has no git URL.
+llvm::Expected<FetchRequest> fetchRequestFor(const Package &Pkg,
+                                             const std::optional<Version> &Ver);
+
 /// <cache>/src/<name>-<version>-<hash of url and tag>.
 std::string sourceDirFor(const FetchRequest &R, llvm::StringRef CacheDir);
 

@@ -1,8 +1,8 @@
 //===- LockFile.cpp - cudadeps.lock: a decision and what it rested on ------===//
 #include "core/plan/LockFile.h"
 
+#include "core/fetch/SourceFetcher.h"
 #include "core/manifest/Manifest.h"
-#include "core/manifest/Template.h"
 #include "core/support/BoundedFile.h"
 #include "core/support/Diagnostic.h"
 #include "core/support/Hash.h"
@@ -125,26 +125,18 @@ Expected<Lock> makeLock(const Resolution &R, const Facts &F,
     LP.PrebuiltUrl = P.PrebuiltUrl.value_or("");
     LP.Fallback = P.Fallback ? P.Fallback->Name : "";
     if (const Package *Pkg = Lookup(P.Name)) {
-      if (Pkg->Git)
-        LP.Git = Pkg->Git->Value;
-      const Release *Rel = P.Ver ? Pkg->findRelease(*P.Ver) : nullptr;
-      if (Rel) {
-        if (Rel->Commit)
-          LP.Commit = Rel->Commit->Value;
-        Expected<std::string> Tag = expandTemplate(
-            Pkg->tagTemplateFor(*Rel).Value,
-            [&](StringRef Name) -> std::optional<std::string> {
-              if (Name == "version")
-                return Rel->VersionText;
-              return std::nullopt;
-            });
-        if (Tag)
-          LP.Tag = *Tag;
-        else
-          consumeError(Tag.takeError());
+      Expected<FetchRequest> FR = fetchRequestFor(*Pkg, P.Ver);
+      if (FR) {
+        LP.Git = FR->Url.Value;
+        LP.Tag = FR->Tag.Value;
+        if (FR->Commit)
+          LP.Commit = FR->Commit->Value;
+      } else {
+        consumeError(FR.takeError()); // no git URL: nothing to fetch
+      }
+      if (const Release *Rel = P.Ver ? Pkg->findRelease(*P.Ver) : nullptr)
         for (const auto &[K, Req] : Pkg->requirementsFor(*Rel))
           Keys.insert(K);
-      }
     }
     L.Packages.push_back(std::move(LP));
   }
