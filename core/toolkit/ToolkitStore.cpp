@@ -1,5 +1,6 @@
 #include "core/toolkit/ToolkitStore.h"
 
+#include "core/support/BoundedFile.h"
 #include "core/support/FileLock.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -117,11 +118,14 @@ std::string toolkitStoreDir(const Environment &Env) {
 std::optional<ToolkitOrigin> readToolkitOrigin(StringRef Root) {
   SmallString<256> P(Root);
   sys::path::append(P, ToolkitOriginFile);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(P, /*IsText=*/true);
-  if (!Buf || (*Buf)->getBufferSize() > (1 << 20))
+  // Bounded and never blocking: the probe reads this file too.
+  Expected<std::string> Text =
+      readBoundedFile(P, 1 << 20, "toolkit origin record");
+  if (!Text) {
+    consumeError(Text.takeError());
     return std::nullopt;
-  Expected<ToolkitOrigin> O = ToolkitOrigin::fromJson((*Buf)->getBuffer());
+  }
+  Expected<ToolkitOrigin> O = ToolkitOrigin::fromJson(*Text);
   if (!O) {
     consumeError(O.takeError());
     return std::nullopt;

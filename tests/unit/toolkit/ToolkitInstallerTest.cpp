@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <thread>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace cudadeps;
@@ -372,4 +373,21 @@ TEST(ToolkitStore, OriginRecordsRoundTrip) {
   consumeError(ToolkitOrigin::fromJson("{").takeError());
 }
 
+} // namespace
+
+namespace {
+// A FIFO or junk in place of the origin record never blocks or breaks the
+// listing: the toolkit is listed without an origin.
+TEST(ToolkitStore, AHostileOriginRecordIsIgnored) {
+  TempDir T("cudadeps-toolkit");
+  ASSERT_TRUE(T.ok());
+  ASSERT_TRUE(writeFile(T.sub("store/13.0.88/bin/nvcc"), syntheticNvcc("13.0.88"), true));
+  ASSERT_EQ(::mkfifo(T.sub("store/13.0.88/cudadeps-toolkit.json").c_str(), 0600), 0);
+  ASSERT_TRUE(writeFile(T.sub("store/13.1.80/bin/nvcc"), syntheticNvcc("13.1.80"), true));
+  ASSERT_TRUE(writeFile(T.sub("store/13.1.80/cudadeps-toolkit.json"), "{\"vers"));
+  std::vector<InstalledToolkit> All = listInstalledToolkits(T.sub("store"));
+  ASSERT_EQ(All.size(), 2u);
+  EXPECT_FALSE(All[0].Origin.has_value());
+  EXPECT_FALSE(All[1].Origin.has_value());
+}
 } // namespace
