@@ -214,7 +214,7 @@ private:
 
 SourceLocation Loader::locInside(const SourceLocation &L, StringRef Value,
                                  size_t Offset) const {
-  std::string Line = sourceLine(Text, L.Line);
+  std::string Line = Diags.line(L.Line);
   if (L.Column == 0 || L.Column > Line.size())
     return L;
   StringRef Raw = StringRef(Line).drop_front(L.Column - 1);

@@ -85,11 +85,23 @@ void DiagnosticEngine::report(Severity Level, unsigned Line, unsigned Col,
   D.Level = Level;
   D.Loc = {File, Line, Col};
   D.Message = Message.str();
-  D.SourceLine = sourceLine(Text, Line);
+  D.SourceLine = line(Line);
   D.Hint = Hint.str();
   if (Level == Severity::Error)
     ++NumErrors;
   Diags.push_back(std::move(D));
+}
+
+std::string DiagnosticEngine::line(unsigned Line) const {
+  if (LineStarts.empty()) {
+    LineStarts.push_back(0);
+    for (size_t I = 0; I < Text.size(); ++I)
+      if (Text[I] == '\n')
+        LineStarts.push_back(I + 1);
+  }
+  if (Line == 0 || Line > LineStarts.size())
+    return {};
+  return sourceLine(StringRef(Text).substr(LineStarts[Line - 1]), 1);
 }
 
 void DiagnosticEngine::error(unsigned Line, unsigned Col, const Twine &Message,

@@ -56,6 +56,9 @@ public:
   const std::vector<Diagnostic> &diagnostics() const { return Diags; }
   const std::string &file() const { return File; }
   const std::string &text() const { return Text; }
+  /// sourceLine(text(), Line), from an index of line starts built once, so
+  /// that many diagnostics (or lookups) cost linear time in all.
+  std::string line(unsigned Line) const;
 
   /// Moves all diagnostics into an Error if there is at least one error,
   /// else returns success (warnings are kept and can be read afterwards).
@@ -66,6 +69,7 @@ private:
   std::string Text;
   std::vector<Diagnostic> Diags;
   unsigned NumErrors = 0;
+  mutable std::vector<size_t> LineStarts; // built on first use
 };
 
 /// An llvm::Error carrying located diagnostics (exit code 2 in the CLI).
