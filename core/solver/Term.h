@@ -27,7 +27,8 @@ public:
   static Term negative(VS Set) { return Term(false, std::move(Set)); }
 
   bool isPositive() const { return Positive; }
-  const VS &set() const { return Set; }
+  const VS &set() const & { return Set; }
+  VS set() && { return std::move(Set); }
   /// A positive term allowing nothing (the result of contradictory terms).
   bool isEmpty() const { return Positive && Set.isEmpty(); }
 

@@ -36,7 +36,9 @@ public:
   /// an error, never a crash.
   static llvm::Expected<Version> parse(llvm::StringRef Text);
 
-  const std::vector<uint64_t> &release() const { return Release; }
+  /// On a temporary the accessors return by value (no dangling reference).
+  const std::vector<uint64_t> &release() const & { return Release; }
+  std::vector<uint64_t> release() && { return std::move(Release); }
   uint64_t major() const { return segment(0); }
   uint64_t minor() const { return segment(1); }
   uint64_t patch() const { return segment(2); }
@@ -49,7 +51,8 @@ public:
   std::optional<uint64_t> post() const { return Post; }
   std::optional<uint64_t> dev() const { return Dev; }
   /// The local label without '+', e.g. "cu128"; empty when none.
-  const std::string &local() const { return Local; }
+  const std::string &local() const & { return Local; }
+  std::string local() && { return std::move(Local); }
 
   bool isPrerelease() const { return Pre.has_value() || Dev.has_value(); }
 

@@ -107,7 +107,11 @@ public:
   /// The single version if this set is exactly one version.
   std::optional<Version> singleton() const;
 
-  const std::vector<Interval> &intervals() const { return Intervals; }
+  /// The intervals, sorted and disjoint. On a temporary set they are returned
+  /// by value, so `for (const Interval &I : A.intersect(B).intervals())`
+  /// never iterates over a destroyed set.
+  const std::vector<Interval> &intervals() const & { return Intervals; }
+  std::vector<Interval> intervals() && { return std::move(Intervals); }
 
   /// PEP 440 style text: "*" for any, "" for empty (callers word it),
   /// ">=1.0,<2.0", "==12.8", ">=1.0,<2.0 || >=3.0" for several intervals.

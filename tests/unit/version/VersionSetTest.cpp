@@ -9,6 +9,7 @@
 
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace cudadeps;
@@ -388,6 +389,30 @@ TEST(VersionSetOps, BasicAlgebra) {
   EXPECT_TRUE(VersionSet::between(v("2"), v("1")).isEmpty());
   EXPECT_TRUE(VersionSet::between(v("2"), v("2")).isEmpty());
   EXPECT_EQ(VersionSet::exactly(v("2")).intervals().size(), 1u);
+}
+
+} // namespace
+
+namespace {
+
+// The accessors of a temporary return by value: a range-for over
+// `A.intersect(B).intervals()` or `V.withEpoch(1).release()` owns what it
+// iterates instead of reading a destroyed object.
+static_assert(!std::is_reference_v<decltype(std::declval<VersionSet>().intervals())>);
+static_assert(std::is_reference_v<decltype(std::declval<const VersionSet &>().intervals())>);
+static_assert(!std::is_reference_v<decltype(std::declval<Version>().release())>);
+static_assert(!std::is_reference_v<decltype(std::declval<Version>().local())>);
+
+TEST(VersionSet, IntervalsOfATemporaryOutliveIt) {
+  VersionSet A = set(">=1,<3 || >=5");
+  std::vector<std::string> Seen;
+  for (const Interval &I : A.intersect(set(">=2")).intervals())
+    Seen.push_back(I.Lower.Value ? I.Lower.Value->str() : "-inf");
+  EXPECT_EQ(Seen, (std::vector<std::string>{"2", "5"}));
+  std::vector<uint64_t> R;
+  for (uint64_t X : v("12.8.93").withEpoch(1).release())
+    R.push_back(X);
+  EXPECT_EQ(R, (std::vector<uint64_t>{12, 8, 93}));
 }
 
 } // namespace
