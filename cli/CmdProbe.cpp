@@ -77,10 +77,21 @@ static void renderFacts(const Facts &F, raw_ostream &OS) {
   if (F.Torch) {
     const TorchFacts &T = *F.Torch;
     std::string Text = T.Ver.str() + (T.Cuda ? " (CUDA " + T.Cuda->str() + ")"
-                                             : std::string(" (CPU build)"));
-    if (T.Cxx11Abi)
-      Text += *T.Cxx11Abi ? ", cxx11 abi" : ", pre-cxx11 abi";
+                                      : T.CudaUnknown
+                                          ? std::string(" (CUDA unknown)")
+                                          : std::string(" (CPU build)"));
+    Text += !T.Cxx11Abi   ? ", C++ ABI unknown"
+            : *T.Cxx11Abi ? ", cxx11 abi"
+                          : ", pre-cxx11 abi";
     line(OS, "torch", Text, T.From);
+    // Where the ABI came from, unless that is torch's own facts file.
+    bool SameFile = T.AbiFrom.How == Source::Kind::Declared &&
+                    (T.AbiFrom.By.empty() ||
+                     (T.From.How == Source::Kind::Declared &&
+                      T.AbiFrom.By == T.From.By));
+    if (T.Cxx11Abi && !SameFile && !T.AbiFrom.describe().empty())
+      OS << "  " << left_justify("", 10) << "   C++ ABI "
+         << T.AbiFrom.describe() << '\n';
   }
   // A Python environment holds hundreds of distributions: list a few.
   constexpr size_t MaxPackages = 8;

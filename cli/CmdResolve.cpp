@@ -357,7 +357,9 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
             << ": " << C.From.describe() << '\n';
   if (F.Torch)
     Ctx.Out << "  torch " << F.Torch->Ver.str() << " (cuda "
-            << (F.Torch->Cuda ? F.Torch->Cuda->str() : std::string("none"))
+            << (F.Torch->Cuda          ? F.Torch->Cuda->str()
+                : F.Torch->CudaUnknown ? std::string("unknown")
+                                       : std::string("none"))
             << "): " << F.Torch->From.describe() << '\n';
   if (F.Python)
     Ctx.Out << "  python " << F.Python->Ver.str() << ": "

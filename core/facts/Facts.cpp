@@ -27,6 +27,17 @@ std::string Source::describe() const {
   llvm_unreachable("bad source kind");
 }
 
+std::optional<std::optional<Version>> torchCudaOfLocal(llvm::StringRef Local) {
+  if (Local == "cpu")
+    return std::optional<Version>();
+  llvm::StringRef Digits = Local;
+  uint64_t N = 0;
+  if (!Digits.consume_front("cu") || Digits.size() < 3 || Digits.size() > 4 ||
+      Digits.getAsInteger(10, N))
+    return std::nullopt;
+  return std::optional<Version>(Version({N / 10, N % 10}));
+}
+
 std::string GpuFacts::smArch() const {
   return "sm_" + std::to_string(ComputeCapability.major()) +
          std::to_string(ComputeCapability.minor());

@@ -93,10 +93,20 @@ struct PythonFacts {
 struct TorchFacts {
   Version Ver;                 // "2.11.0+cu128"
   std::optional<Version> Cuda; // torch.version.cuda; absent for CPU builds
-  std::optional<bool> Cxx11Abi;
+  /// Nothing says whether torch is a CUDA build (a facts file without `cuda`
+  /// whose version has no +cuXYZ / +cpu label); Cuda is then absent too.
+  bool CudaUnknown = false;
+  std::optional<bool> Cxx11Abi; // _GLIBCXX_USE_CXX11_ABI; absent: unknown
   Source From;
+  /// Where Cxx11Abi came from (torch/lib/libc10.so, a CMake config, a key).
+  Source AbiFrom;
   bool operator==(const TorchFacts &) const = default;
 };
+
+/// The CUDA version a torch local version label names: "cu128" -> 12.8,
+/// "cu130" -> 13.0, "cu118" -> 11.8; "cpu" -> a CPU build (an empty
+/// optional); anything else (no label, "rocm6.2") -> nullopt, not known.
+std::optional<std::optional<Version>> torchCudaOfLocal(llvm::StringRef Local);
 
 struct PlatformFacts {
   std::string Os;   // "linux"

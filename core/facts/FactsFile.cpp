@@ -412,8 +412,22 @@ void TomlReader::readTorch(const toml::table &T) {
   TorchFacts Torch;
   Torch.From = sourceAt(T.source());
   auto Ver = getVersion(T, "version");
-  Torch.Cuda = getVersion(T, "cuda");
+  const toml::node *Cuda = lookup(T, "cuda");
+  if (Cuda && Cuda->value<std::string_view>() == "none") {
+    // torch.version.cuda is None: a CPU build, said explicitly.
+  } else if (Cuda) {
+    Torch.Cuda = getVersion(T, "cuda");
+  } else if (Ver) {
+    // No `cuda` key: the local label tells (+cu128 -> 12.8, +cpu -> none);
+    // without one, whether torch is a CUDA build is not known.
+    if (auto FromLabel = torchCudaOfLocal(Ver->local()))
+      Torch.Cuda = *FromLabel;
+    else
+      Torch.CudaUnknown = true;
+  }
   Torch.Cxx11Abi = getBool(T, "cxx11_abi");
+  if (const toml::node *Abi = lookup(T, "cxx11_abi"))
+    Torch.AbiFrom = sourceAt(Abi->source());
   if (Ok && Ver) {
     Torch.Ver = *Ver;
     F.Torch = std::move(Torch);
@@ -728,8 +742,18 @@ std::string writeFactsToml(const Facts &F) {
        << "version = " << quote(F.Torch->Ver.str()) << '\n';
     if (F.Torch->Cuda)
       OS << "cuda = " << quote(F.Torch->Cuda->str()) << '\n';
-    if (F.Torch->Cxx11Abi)
+    else if (!F.Torch->CudaUnknown)
+      OS << "cuda = \"none\"  # torch.version.cuda is None: a CPU build\n";
+    if (F.Torch->Cxx11Abi) {
+      // Where the ABI came from, unless that is this table's own file.
+      const Source &A = F.Torch->AbiFrom, &T = F.Torch->From;
+      bool SameFile = A.How == Source::Kind::Declared &&
+                      (A.By.empty() ||
+                       (T.How == Source::Kind::Declared && A.By == T.By));
+      if (!SameFile)
+        comment(OS, A);
       OS << "cxx11_abi = " << (*F.Torch->Cxx11Abi ? "true" : "false") << '\n';
+    }
   }
   if (!F.Packages.empty()) {
     OS << "\n[packages]\n";

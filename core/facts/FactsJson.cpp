@@ -94,8 +94,12 @@ json::Value factsToJson(const Facts &F) {
                    {"source", sourceToJson(F.Torch->From)}};
     if (F.Torch->Cuda)
       T["cuda"] = F.Torch->Cuda->str();
-    if (F.Torch->Cxx11Abi)
+    if (F.Torch->CudaUnknown)
+      T["cuda_unknown"] = true;
+    if (F.Torch->Cxx11Abi) {
       T["cxx11_abi"] = *F.Torch->Cxx11Abi;
+      T["cxx11_abi_source"] = sourceToJson(F.Torch->AbiFrom);
+    }
     Root["torch"] = std::move(T);
   }
   json::Object Packages;
@@ -436,11 +440,19 @@ void JsonReader::readPython(const json::Object &O) {
 }
 
 void JsonReader::readTorch(const json::Object &O) {
-  checkKeys(O, "torch", withSource(schema::keysOf("torch")));
+  static const StringRef TorchExtra[] = {"cuda_unknown", "cxx11_abi_source"};
+  checkKeys(O, "torch", withSource(schema::keysOf("torch"), TorchExtra));
   bool Ok = requireKeys(O, "torch", schema::requiredKeysOf("torch"));
   TorchFacts T;
   auto V = version(O, "version", "torch");
   T.Cuda = version(O, "cuda", "torch");
+  if (const json::Value *U = O.get("cuda_unknown")) {
+    if (auto B = U->getAsBoolean())
+      T.CudaUnknown = *B && !T.Cuda;
+    else
+      error("torch.cuda_unknown",
+            "expected a boolean for 'cuda_unknown', found " + jsonKind(*U));
+  }
   if (const json::Value *Abi = O.get("cxx11_abi")) {
     if (auto B = Abi->getAsBoolean())
       T.Cxx11Abi = *B;
@@ -449,6 +461,8 @@ void JsonReader::readTorch(const json::Object &O) {
             "expected a boolean for 'cxx11_abi', found " + jsonKind(*Abi));
   }
   T.From = source(O, "source", "torch");
+  if (O.get("cxx11_abi_source"))
+    T.AbiFrom = source(O, "cxx11_abi_source", "torch");
   if (Ok && V) {
     T.Ver = *V;
     F.Torch = std::move(T);

@@ -268,19 +268,6 @@ static Result setPythonPath(Facts &F, StringRef Key, StringRef Value,
   return std::nullopt;
 }
 
-/// The CUDA version a torch local label names: "cu128" -> 12.8,
-/// "cu118" -> 11.8; "cpu" -> none; anything else -> not known.
-static std::optional<std::optional<Version>> cudaOfLocal(StringRef Local) {
-  if (Local == "cpu")
-    return std::optional<Version>();
-  StringRef Digits = Local;
-  uint64_t N = 0;
-  if (!Digits.consume_front("cu") || Digits.size() < 3 || Digits.size() > 4 ||
-      Digits.getAsInteger(10, N))
-    return std::nullopt;
-  return std::optional<Version>(Version({N / 10, N % 10}));
-}
-
 static Result setTorch(Facts &F, StringRef Key, StringRef Value,
                        const Source &Src) {
   if (Value.empty()) {
@@ -292,8 +279,10 @@ static Result setTorch(Facts &F, StringRef Key, StringRef Value,
     return R;
   if (!F.Torch)
     F.Torch.emplace();
-  if (auto Cuda = cudaOfLocal(V.local()))
+  if (auto Cuda = torchCudaOfLocal(V.local())) {
     F.Torch->Cuda = *Cuda;
+    F.Torch->CudaUnknown = false;
+  }
   F.Torch->Ver = std::move(V);
   F.Torch->From = Src;
   return std::nullopt;
@@ -317,6 +306,7 @@ static Result setTorchCuda(Facts &F, StringRef Key, StringRef Value,
       return R;
   }
   F.Torch->Cuda = V;
+  F.Torch->CudaUnknown = false;
   F.Torch->From = Src;
   return std::nullopt;
 }
@@ -335,7 +325,7 @@ static Result setTorchAbi(Facts &F, StringRef Key, StringRef Value,
     return refuse("invalid value " + schema::shown(Value) +
                   " for 'torch.cxx11_abi': expected true or false");
   F.Torch->Cxx11Abi = Abi;
-  F.Torch->From = Src;
+  F.Torch->AbiFrom = Src;
   return std::nullopt;
 }
 
@@ -574,8 +564,10 @@ template <typename Fn> static void forEachSource(Facts &F, Fn Visit) {
     Visit(C.From);
   if (F.Python)
     Visit(F.Python->From);
-  if (F.Torch)
+  if (F.Torch) {
     Visit(F.Torch->From);
+    Visit(F.Torch->AbiFrom);
+  }
   for (auto &Entry : F.Packages)
     Visit(Entry.second.From);
   if (F.Platform)

@@ -35,7 +35,8 @@ namespace {
 using Region = toml::source_region;
 
 const StringRef RootKeys[] = {"toolkit", "driver_floor", "torch", "provision",
-                              "no_provision"};
+                              "no_provision",
+                              "torch_host_compilers"};
 const StringRef ProvisionKeys[] = {"cuda",          "components", "download_mib",
                                    "installed_mib", "source",     "note"};
 const StringRef NoProvisionKeys[] = {"cuda_major", "reason", "source"};
@@ -666,6 +667,8 @@ void Reader::run(const toml::table &Root) {
       readRows(Value, Name, &Reader::readProvision);
     else if (Name == "no_provision")
       readRows(Value, Name, &Reader::readNoProvision);
+    else if (Name == "torch_host_compilers")
+      continue; // readTorchHostCompilers (TorchHostCompilers.cpp)
     else
       error(Key.source(), "unknown key '" + Name.take_front(80) + "'",
             didYouMean(Name, RootKeys));
@@ -697,6 +700,9 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
                    });
   for (const PendingDiag &D : R.Diags)
     Diags.error(D.Line, D.Column, D.Message, D.Hint);
+  std::vector<TorchHostCompilerRow> NewTorchCompilers;
+  readTorchHostCompilers(*Parsed, FileName, TorchCompilers,
+                         NewTorchCompilers, Diags);
   if (Diags.hasErrors())
     return Diags.takeError();
 
@@ -709,6 +715,8 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
             std::back_inserter(Provisions));
   std::move(R.NoProvisions.begin(), R.NoProvisions.end(),
             std::back_inserter(NoProvisions));
+  std::move(NewTorchCompilers.begin(), NewTorchCompilers.end(),
+            std::back_inserter(TorchCompilers));
   return Error::success();
 }
 
@@ -834,6 +842,15 @@ const TorchRow *KnowledgeBase::torchRow(const Version &Torch) const {
     if (Row.Torch.release().size() == 2 && Row.Torch.release()[0] == R[0] &&
         Row.Torch.release()[1] == R[1])
       return &Row;
+  return nullptr;
+}
+
+const TorchHostCompilerRow *
+KnowledgeBase::torchHostCompilers(const Version &Torch) const {
+  Version Minor = Torch.withoutLocal().truncated(2);
+  for (const TorchHostCompilerRow &R : TorchCompilers)
+    if (R.Torch == Minor)
+      return &R;
   return nullptr;
 }
 

@@ -12,6 +12,7 @@
 #ifndef CUDADEPS_CORE_MANIFEST_KNOWLEDGEBASE_H
 #define CUDADEPS_CORE_MANIFEST_KNOWLEDGEBASE_H
 
+#include "core/manifest/TorchHostCompilers.h"
 #include "core/support/Diagnostic.h"
 #include "core/version/Version.h"
 #include "core/version/VersionSet.h"
@@ -148,6 +149,12 @@ public:
   const std::vector<ProvisionRow> &provisions() const { return Provisions; }
   const std::vector<DriverFloorRow> &driverFloors() const { return Floors; }
   const std::vector<TorchRow> &torchRows() const { return Torches; }
+  /// torch's own host-compiler table of a torch minor (2.11.0+cu128 finds
+  /// "2.11"; TorchHostCompilers.h), or nullptr when it is not listed.
+  const TorchHostCompilerRow *torchHostCompilers(const Version &Torch) const;
+  const std::vector<TorchHostCompilerRow> &torchHostCompilerRows() const {
+    return TorchCompilers;
+  }
   bool empty() const {
     return Toolkits.empty() && Floors.empty() && Torches.empty();
   }
@@ -158,6 +165,7 @@ private:
   std::vector<TorchRow> Torches;
   std::vector<ProvisionRow> Provisions;
   std::vector<NoProvisionRow> NoProvisions;
+  std::vector<TorchHostCompilerRow> TorchCompilers;
 };
 
 } // namespace cudadeps

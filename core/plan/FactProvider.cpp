@@ -323,8 +323,11 @@ FixedFact FactProvider::fixedFact(StringRef P) const {
   if (P == "torch.cuda") {
     if (!F.Torch)
       return {std::nullopt, "torch is not installed, so torch.cuda is unknown"};
-    return {F.Torch->Cuda, "torch " + F.Torch->Ver.str() +
-                               " is a CPU build (torch.version.cuda is None)"};
+    return {F.Torch->Cuda,
+            "torch " + F.Torch->Ver.str() +
+                (F.Torch->CudaUnknown
+                     ? " names no CUDA version (torch.version.cuda is unknown)"
+                     : " is a CPU build (torch.version.cuda is None)")};
   }
   if (P == "python")
     return {F.Python ? std::optional(F.Python->Ver) : std::nullopt,
@@ -393,7 +396,8 @@ std::string FactProvider::prebuiltMismatch(const Package &Pkg,
     return "no prebuilt binary can be chosen: torch is not installed";
   if (!F.Torch->Cuda)
     return "no prebuilt binary fits torch " + F.Torch->Ver.str() +
-           " (a CPU build)";
+           (F.Torch->CudaUnknown ? " (its CUDA version is unknown)"
+                                 : " (a CPU build)");
   Version TorchMM = F.Torch->Ver.withoutLocal().truncated(2);
   const Version &Cuda = *F.Torch->Cuda;
   std::string Py = F.Python ? F.Python->tag() : "";
@@ -579,6 +583,60 @@ FactProvider::installNvccHints(const Version &Cuda) const {
   return H;
 }
 
+void FactProvider::torchCompilerFacts(const std::string &P,
+                                      std::vector<SolverFact> &Out) {
+  const TorchFacts &T = *F.Torch;
+  // torch checks only on Linux and only as a binary build: a source build
+  // ("2.12.0a0+git...", a pre-release with a local label) skips it.
+  if (F.Platform && F.Platform->Os != "linux")
+    return;
+  if (T.Ver.isPrerelease() && !T.Ver.local().empty())
+    return;
+  const TorchHostCompilerRow *Row = KB.torchHostCompilers(T.Ver);
+  if (!Row)
+    return;
+  std::string Torch = majorMinor(T.Ver);
+  VersionSet AllSource = epochRange(SourceEpoch);
+  for (const NvccFacts *Nvcc : Toolkits) {
+    for (const auto &[SolverVer, C] : Compilers) {
+      const TorchCompilerBound *B = Row->bound(C->Family, Nvcc->Ver);
+      if (!B || B->accepted().contains(C->Ver))
+        continue;
+      // "gcc 14" when no gcc 14.x release is accepted, else the version.
+      uint64_t Major = C->Ver.major();
+      std::string Named =
+          C->Family + " " +
+          (B->accepted().isDisjoint(
+               VersionSet::between(Version({Major}), Version({Major + 1})))
+               ? std::to_string(Major)
+               : C->Ver.str());
+      std::string Cuda = majorMinor(Nvcc->Ver);
+      std::string Text =
+          formatv("torch {0} rejects {1} with CUDA {2}: its "
+                  "torch/utils/cpp_extension.py accepts {3} {4} for CUDA {5} "
+                  "({6} {7} at {8}, nvcc {9})",
+                  Torch, Named, Cuda, C->Family, B->rangeText(), B->Cuda.str(),
+                  C->Family, C->Ver.str(), C->Path, Nvcc->Ver.str())
+              .str();
+      uint64_t Suggest = B->Max.major() - (B->MaxInclusive ? 0 : 1);
+      std::vector<std::string> H;
+      if (C->Family == "gcc" && B->accepted().contains(Version({Suggest})))
+        H.push_back(formatv("install a g++ torch {0} accepts with CUDA {1} "
+                            "({2}), e.g. `apt install g++-{3}`",
+                            Torch, Cuda, B->rangeText(), Suggest)
+                        .str());
+      H.push_back("or set TORCH_DONT_CHECK_COMPILER_ABI=1 to skip torch's "
+                  "check (the build may then fail in nvcc or at import)");
+      Out.push_back(
+          fact({{P, TermT::positive(AllSource)},
+                {NvccPkg.str(), TermT::positive(VersionSet::exactly(Nvcc->Ver))},
+                {CompilerPkg.str(),
+                 TermT::positive(VersionSet::exactly(SolverVer))}},
+               std::move(Text), std::move(H)));
+    }
+  }
+}
+
 void FactProvider::packageFacts(const Package &Pkg,
                                 std::vector<SolverFact> &Out) {
   if (Pkg.Kind == BuildKind::Python)
@@ -586,7 +644,15 @@ void FactProvider::packageFacts(const Package &Pkg,
   std::string P = Pkg.canonicalName();
   VersionSet AllSource = epochRange(SourceEpoch);
   if (Pkg.Kind == BuildKind::TorchExtension && F.Torch) {
-    if (!F.Torch->Cuda) {
+    if (!F.Torch->Cuda && F.Torch->CudaUnknown) {
+      Out.push_back(fact({{P, TermT::positive(AllSource)}},
+                         "torch " + F.Torch->Ver.str() +
+                             " names no CUDA version (no torch.cuda, no "
+                             "+cuXYZ label): CUDA extensions cannot be "
+                             "checked against it",
+                         {"state torch.cuda (`cuda = \"12.8\"` in [torch] "
+                          "of the facts file, or --set torch.cuda=12.8)"}));
+    } else if (!F.Torch->Cuda) {
       Out.push_back(fact({{P, TermT::positive(AllSource)}},
                          "torch " + F.Torch->Ver.str() +
                              " is a CPU build (torch.version.cuda is None): "
@@ -606,6 +672,7 @@ void FactProvider::packageFacts(const Package &Pkg,
                   F.Torch->Ver.str(), C.major())
               .str(),
           HaveMajor ? std::vector<std::string>{} : installNvccHints(C)));
+      torchCompilerFacts(P, Out);
     }
   }
   for (const std::string &A : Targets) {

@@ -153,6 +153,11 @@ private:
 
   void packageFacts(const Package &Pkg, std::vector<SolverFact> &Out);
 
+  /// torch's own host-compiler table (cpp_extension.py, the knowledge base's
+  /// torch-host-compilers.toml): for each toolkit and each host compiler
+  /// torch rejects with it, a fact against building \p P from source.
+  void torchCompilerFacts(const std::string &P, std::vector<SolverFact> &Out);
+
   const ResolveRequest &Req;
   const PackageLookup &Lookup;
   const Facts &F;

@@ -344,7 +344,12 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
             for (const auto &[CV, CF] : FullProv->compilers()) {
               if (PR.Compiler && CF->Path == PR.Compiler->Path)
                 continue;
-              if (!CompTerm->set().contains(CV)) {
+              // nvcc's limits name the compilers allowed (a negative
+              // term), torch's table each compiler it rejects (positive).
+              bool Rejected = CompTerm->isPositive()
+                                  ? CompTerm->set().contains(CV)
+                                  : !CompTerm->set().contains(CV);
+              if (Rejected) {
                 std::string Line = CF->Family + " " + CF->Ver.str() + " (" +
                                    CF->Path + ") not used: " + SF.Text;
                 if (!is_contained(PR.NotChosen, Line))

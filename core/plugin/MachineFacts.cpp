@@ -121,6 +121,15 @@ std::vector<std::string> findInconsistencies(const Facts &F) {
                     ", older than the CUDA " + TC.str() + " torch " +
                     F.Torch->Ver.str() + " was built for");
   }
+  if (F.Torch && F.Torch->CudaUnknown)
+    Out.push_back("torch " + F.Torch->Ver.str() +
+                  " names no CUDA version (no torch.cuda and no +cuXYZ or "
+                  "+cpu label): whether it is a CUDA build is unknown");
+  if (F.Torch && !F.Torch->Cxx11Abi)
+    Out.push_back("the C++ ABI (_GLIBCXX_USE_CXX11_ABI) of torch " +
+                  F.Torch->Ver.str() +
+                  " is unknown: no prebuilt extension wheel named for an ABI "
+                  "(cxx11abiTRUE/FALSE) can be chosen");
   if (F.Driver && F.Driver->Cuda)
     for (const NvccFacts &N : F.Nvccs)
       if (F.Driver->Cuda->major() < N.Ver.major())

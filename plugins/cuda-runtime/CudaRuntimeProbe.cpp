@@ -2,6 +2,7 @@
 
 #include "plugins/cuda-runtime/CudaRuntimeProbe.h"
 
+#include "core/inspect/SharedObject.h"
 #include "plugins/cuda-runtime/PythonEnvironments.h"
 #include "plugins/platform/HostFiles.h"
 
@@ -49,6 +50,28 @@ std::optional<bool> parseCxx11Abi(llvm::StringRef CMakeText) {
   if (llvm::Regex("_GLIBCXX_USE_CXX11_ABI=([01])").match(CMakeText, &M))
     return M[1] == "1";
   return std::nullopt;
+}
+
+std::optional<bool> cxx11AbiOfSymbols(llvm::ArrayRef<std::string> Needed,
+                                      llvm::ArrayRef<std::string> Defined) {
+  bool New = false, Old = false;
+  auto Look = [&](llvm::StringRef S) {
+    // std::__cxx11::basic_string<...> members, and any name carrying the
+    // [abi:cxx11] tag libstdc++ adds to functions returning such strings.
+    if (S.startswith("_ZNSt7__cxx11") || S.startswith("_ZNKSt7__cxx11") ||
+        S.contains("B5cxx11"))
+      New = true;
+    // Members of the pre-C++11 std::string (std::basic_string<char>, "Ss").
+    else if (S.startswith("_ZNSs") || S.startswith("_ZNKSs"))
+      Old = true;
+  };
+  for (const std::string &S : Needed)
+    Look(S);
+  for (const std::string &S : Defined)
+    Look(S);
+  if (New == Old)
+    return std::nullopt;
+  return New;
 }
 
 std::string normalizeDistributionName(llvm::StringRef Name) {
@@ -127,6 +150,8 @@ private:
   void askInterpreter(const ProbeContext &Ctx, PythonEnvironment &E,
                       ProbeAnswer &Answer) const;
   void readTorch(llvm::StringRef Site, ProbeAnswer &Answer) const;
+  void readCxx11Abi(llvm::StringRef Site, TorchFacts &T,
+                    ProbeAnswer &Answer) const;
   void readDistributions(llvm::StringRef Site, ProbeAnswer &Answer) const;
   void readCudaRuntime(llvm::StringRef Site, ProbeAnswer &Answer) const;
 };
@@ -180,7 +205,27 @@ void CudaRuntimeProbe::readTorch(llvm::StringRef Site, ProbeAnswer &Answer) cons
       Answer.Warnings.push_back(VersionPy + ": cannot read cuda = '" + *F->Cuda + "'");
   }
   T.From = Source::probed("cuda-runtime", VersionPy);
+  readCxx11Abi(Site, T, Answer);
+  Answer.Found.Torch = std::move(T);
+}
 
+void CudaRuntimeProbe::readCxx11Abi(llvm::StringRef Site, TorchFacts &T,
+                                    ProbeAnswer &Answer) const {
+  std::string Lib = joinPath(Site, "torch", "lib", "libc10.so");
+  if (isRegularFile(Lib)) {
+    Answer.Inputs.push_back(Lib);
+    llvm::Expected<SharedObject> SO = readSharedObject(Lib, ReadExports);
+    if (!SO) {
+      Answer.Warnings.push_back("cannot read the C++ ABI of torch: " +
+                                llvm::toString(SO.takeError()));
+    } else if ((T.Cxx11Abi = runtime::cxx11AbiOfSymbols(SO->Undefined,
+                                                         SO->Exported))) {
+      T.AbiFrom = Source::probed(
+          "cuda-runtime", Lib + (*T.Cxx11Abi ? " (std::__cxx11 symbols)"
+                                             : " (pre-C++11 std::string symbols)"));
+      return;
+    }
+  }
   std::string CMake = joinPath(Site, "torch", "share", "cmake");
   for (const std::string &Config :
        {joinPath(CMake, "Torch", "TorchConfig.cmake"),
@@ -190,10 +235,11 @@ void CudaRuntimeProbe::readTorch(llvm::StringRef Site, ProbeAnswer &Answer) cons
     if (!Cfg)
       continue;
     Answer.Inputs.push_back(Config);
-    if ((T.Cxx11Abi = runtime::parseCxx11Abi(*Cfg)))
-      break;
+    if ((T.Cxx11Abi = runtime::parseCxx11Abi(*Cfg))) {
+      T.AbiFrom = Source::probed("cuda-runtime", Config);
+      return;
+    }
   }
-  Answer.Found.Torch = std::move(T);
 }
 
 void CudaRuntimeProbe::readDistributions(llvm::StringRef Site,

@@ -9,10 +9,16 @@
 //    its version and site-packages (`python3 -c ...`, without importing
 //    anything beyond sys and sysconfig);
 //  - torch: torch/version.py (`__version__`, `cuda`, which is None for CPU
-//    and ROCm builds) and the C++11 ABI from the CMake config torch installs
+//    and ROCm builds) and the C++11 ABI (`_GLIBCXX_USE_CXX11_ABI`) from the
+//    dynamic symbols of torch/lib/libc10.so: a library compiled with the
+//    C++11 ABI uses std::__cxx11::basic_string (`_ZNSt7__cxx11...`, the
+//    `B5cxx11` ABI tag), one compiled without it the copy-on-write
+//    std::string (`_ZNSs...`, `_ZNKSs...`). Torch 2.7 and newer wheels say
+//    it nowhere else: their TorchConfig.cmake has no ABI line. Without a
+//    readable libc10.so, the CMake config torch installs
 //    (torch/share/cmake/Torch/TorchConfig.cmake, else Caffe2/Caffe2Targets.cmake
 //    or Caffe2Config.cmake: the `_GLIBCXX_USE_CXX11_ABI=0|1` they pass on);
-//    no such line -> unknown;
+//    neither -> unknown (an inconsistency `probe` lists);
 //  - packages: every *.dist-info / *.egg-info directory of the site-packages
 //    (name and version from the directory name, else from METADATA/PKG-INFO;
 //    names normalised: lowercase, runs of `-_.` -> `-`). The CUDA runtime of
@@ -26,6 +32,7 @@
 
 #include "core/plugin/Probe.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -48,6 +55,13 @@ std::optional<TorchVersionFile> parseTorchVersionPy(llvm::StringRef Text);
 
 /// The `_GLIBCXX_USE_CXX11_ABI=0|1` a torch CMake config passes on.
 std::optional<bool> parseCxx11Abi(llvm::StringRef CMakeText);
+
+/// The C++ ABI a library was compiled with, from its dynamic symbols (those it
+/// needs and those it defines): true for std::__cxx11 strings or the cxx11
+/// ABI tag, false for the pre-C++11 std::string only; nullopt for neither or
+/// both.
+std::optional<bool> cxx11AbiOfSymbols(llvm::ArrayRef<std::string> Needed,
+                                      llvm::ArrayRef<std::string> Defined);
 
 /// "flash-attn" for "Flash_Attn", "zope-interface" for "zope.interface".
 std::string normalizeDistributionName(llvm::StringRef Name);

@@ -3,7 +3,10 @@
 #include "plugins/cuda-runtime/CudaRuntimeProbe.h"
 #include "plugins/cuda-runtime/PythonEnvironments.h"
 
+#include "core/plugin/MachineFacts.h"
 #include "tests/support/FakeToolkit.h"
+#include "tests/support/SharedObjects.h"
+#include "tests/support/TorchLayout.h"
 
 #include "llvm/Support/Program.h"
 
@@ -46,7 +49,7 @@ void distInfo(llvm::StringRef Site, llvm::StringRef Dir, llvm::StringRef Name,
                 .str());
 }
 
-using ProbeRun = ProbeRunOf<createCudaRuntimeProbe>;
+using RuntimeRun = ProbeRunOf<createCudaRuntimeProbe>;
 
 } // namespace
 
@@ -100,7 +103,7 @@ TEST(CudaRuntimeProbe, VenvWithTorchWheelsAndCudaRuntime) {
   writeFile(Site + "/nvidia/cuda_runtime/lib/libcudart.so.12", "");
   writeFile(Site + "/nvidia/cu13/lib/libcudart.so.13", "");
 
-  ProbeRun R;
+  RuntimeRun R;
   R.Env.set("VIRTUAL_ENV", Venv);
   R.Env.set("PATH", T.sub("no-bin"));
   ProbeAnswer A = R.run();
@@ -149,7 +152,7 @@ TEST(CudaRuntimeProbe, CondaCpuTorchWithTheOldAbi) {
   writeFile(Site + "/torch/version.py", torchVersionPy("2.5.1+cpu", ""));
   writeFile(Site + "/torch/share/cmake/Caffe2/Caffe2Targets.cmake",
             "  INTERFACE_COMPILE_OPTIONS \"-D_GLIBCXX_USE_CXX11_ABI=0\"\n");
-  ProbeRun R;
+  RuntimeRun R;
   R.Env.set("CONDA_PREFIX", Conda);
   ProbeAnswer A = R.run();
   ASSERT_TRUE(A.Found.Python.has_value()) << joined(A.Warnings);
@@ -169,7 +172,7 @@ TEST(CudaRuntimeProbe, Python3OnPathGivesItsPrefixAndVersionFromItsName) {
   makeDirs(Usr + "/lib/python3.9/site-packages"); // a leftover
   std::string Site = Usr + "/lib/python3.10/site-packages";
   writeFile(Site + "/torch/version.py", torchVersionPy("2.4.0", "12.1"));
-  ProbeRun R;
+  RuntimeRun R;
   R.Env.set("PATH", Usr + "/bin");
   ProbeAnswer A = R.run();
   ASSERT_TRUE(A.Found.Python.has_value()) << joined(A.Warnings);
@@ -189,7 +192,7 @@ TEST(CudaRuntimeProbe, AShimWithoutLayoutIsAskedOnce) {
   // Like a pyenv shim: a script in a directory with no lib/ beside it.
   writeFile(T.sub("pyenv/shims/python3"),
             "#!/bin/sh\necho 3.11.7\necho " + Site + "\necho " + Site + "\n", true);
-  ProbeRun R;
+  RuntimeRun R;
   R.Env.set("PATH", T.sub("pyenv/shims"));
   ProbeAnswer A = R.run();
   ASSERT_EQ(A.What, ProbeAnswer::Kind::Found) << joined(A.Warnings);
@@ -202,7 +205,7 @@ TEST(CudaRuntimeProbe, AShimWithoutLayoutIsAskedOnce) {
 TEST(CudaRuntimeProbe, NoPythonIsNotPresent) {
   TempDir T;
   ASSERT_TRUE(T.ok());
-  ProbeRun R;
+  RuntimeRun R;
   R.Env.set("PATH", T.sub("bin"));
   ProbeAnswer A = R.run();
   EXPECT_EQ(A.What, ProbeAnswer::Kind::NotPresent);
@@ -240,4 +243,68 @@ TEST(CudaRuntimeProbeReal, ThePython3OnThisMachine) {
   ASSERT_TRUE(A->Found.Python.has_value());
   EXPECT_EQ(A->Found.Python->Ver.major(), 3u);
   EXPECT_FALSE(A->Found.Packages.empty()); // pip at least
+}
+
+
+TEST(RuntimeParse, AbiFromDynamicSymbols) {
+  // Symbols of torch/lib/libc10.so in the torch 2.11.0 wheel (nm -D).
+  EXPECT_EQ(runtime::cxx11AbiOfSymbols(
+                {"_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE10_M_disposeEv"},
+                {"_ZN3c1013MessageLogger6streamB5cxx11Ev"}),
+            true);
+  EXPECT_EQ(runtime::cxx11AbiOfSymbols({}, {"_ZN3c1013MessageLogger6streamB5cxx11Ev"}),
+            true);
+  // The pre-C++11 std::string: std::basic_string<char> is "Ss".
+  EXPECT_EQ(runtime::cxx11AbiOfSymbols({"_ZNSs4_Rep10_M_destroyERKSaIcE",
+                                        "_ZNKSs4sizeEv"},
+                                       {"_ZN3c105ErrorC2ENS_14SourceLocationESs"}),
+            false);
+  EXPECT_EQ(runtime::cxx11AbiOfSymbols({"malloc", "_ZNSt6vectorIiSaIiEE9push_backEv"}, {}),
+            std::nullopt);
+  EXPECT_EQ(runtime::cxx11AbiOfSymbols({"_ZNSsC1EPKcRKSaIcE"},
+                                       {"_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEED1Ev"}),
+            std::nullopt); // both: not decided
+}
+
+TEST(CudaRuntimeProbe, AbiOfARealTorchLayoutComesFromLibc10) {
+  for (int Abi : {1, 0}) {
+    TempDir T;
+    ASSERT_TRUE(T.ok());
+    std::string Venv = realTorchLayout(T, Abi);
+    std::string Lib = Venv + "/lib/python3.11/site-packages/torch/lib/libc10.so";
+    RuntimeRun R;
+    R.Env.set("VIRTUAL_ENV", Venv);
+    R.Env.set("PATH", T.sub("no-bin"));
+    ProbeAnswer A = R.run();
+    ASSERT_TRUE(A.Found.Torch.has_value()) << joined(A.Warnings);
+    EXPECT_TRUE(A.Warnings.empty()) << joined(A.Warnings);
+    EXPECT_EQ(A.Found.Torch->Ver.str(), "2.11.0+cu130");
+    EXPECT_EQ(A.Found.Torch->Cxx11Abi, Abi == 1) << "ABI " << Abi;
+    EXPECT_EQ(A.Found.Torch->AbiFrom,
+              Source::probed("cuda-runtime",
+                             Lib + (Abi ? " (std::__cxx11 symbols)"
+                                        : " (pre-C++11 std::string symbols)")));
+    EXPECT_THAT(A.Inputs, Contains(Lib));
+    EXPECT_THAT(findInconsistencies(A.Found),
+                ::testing::Not(Contains(HasSubstr("C++ ABI"))));
+  }
+}
+
+TEST(CudaRuntimeProbe, UnknownAbiIsAnInconsistency) {
+  TempDir T;
+  ASSERT_TRUE(T.ok());
+  std::string Venv = realTorchLayout(T, 1);
+  // A libc10.so that names no std::string at all, and a CMake config without
+  // an ABI line: nothing tells.
+  std::string Lib = Venv + "/lib/python3.11/site-packages/torch/lib/libc10.so";
+  ASSERT_EQ(buildSharedLibrary(T, Lib, "extern \"C\" int c10_version() { return 11; }\n"), "");
+  RuntimeRun R;
+  R.Env.set("VIRTUAL_ENV", Venv);
+  R.Env.set("PATH", T.sub("no-bin"));
+  ProbeAnswer A = R.run();
+  ASSERT_TRUE(A.Found.Torch.has_value()) << joined(A.Warnings);
+  EXPECT_FALSE(A.Found.Torch->Cxx11Abi.has_value());
+  EXPECT_THAT(findInconsistencies(A.Found),
+              Contains(HasSubstr("the C++ ABI (_GLIBCXX_USE_CXX11_ABI) of torch "
+                                 "2.11.0+cu130 is unknown")));
 }

@@ -98,7 +98,10 @@ TEST(MergeFactsTest, GpusReplaceSingularFactsOverrideNothingRemoved) {
   From.Packages["triton"] = {ver("3.5.0"), Source::probed("x", "y")};
   From.Packages["einops"] = {ver("0.8.1"), Source::probed("x", "y")};
   From.Torch =
-      TorchFacts{ver("2.9.0"), std::nullopt, false, Source::probed("x", "y")};
+      TorchFacts{.Ver = ver("2.9.0"),
+                 .Cuda = std::nullopt,
+                 .Cxx11Abi = false,
+                 .From = Source::probed("x", "y")};
   Facts Before = Into;
   mergeFacts(Into, From);
   ASSERT_EQ(Into.Gpus.size(), 1u);

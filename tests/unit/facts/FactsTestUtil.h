@@ -67,8 +67,10 @@ inline std::vector<Source *> sourcesOf(Facts &F) {
     Out.push_back(&C.From);
   if (F.Python)
     Out.push_back(&F.Python->From);
-  if (F.Torch)
+  if (F.Torch) {
     Out.push_back(&F.Torch->From);
+    Out.push_back(&F.Torch->AbiFrom);
+  }
   for (auto &Entry : F.Packages)
     Out.push_back(&Entry.second.From);
   if (F.Platform)
@@ -117,8 +119,10 @@ inline Facts richFacts() {
                          Source::probed("compiler", "clang++ --version")});
   F.Python = PythonFacts{"/home/ünïcødé/venv\tbin/python3", ver("3.12.3"),
                          Source::probed("python", "sys.version_info")};
-  F.Torch = TorchFacts{ver("2.11.0+cu128"), ver("12.8"), true,
-                       Source::probed("torch", "torch/version.py")};
+  F.Torch = TorchFacts{.Ver = ver("2.11.0+cu128"),
+                       .Cuda = ver("12.8"),
+                       .Cxx11Abi = true,
+                       .From = Source::probed("torch", "torch/version.py")};
   F.Packages["triton"] = {ver("3.6.0"),
                           Source::probed("python", "triton-3.6.0.dist-info")};
   F.Packages["zope.interface"] = {

@@ -197,6 +197,7 @@ Facts torchFacts(const char *Torch, const char *Cuda) {
   TorchFacts T;
   T.Ver = llvm::cantFail(Version::parse(Torch));
   T.Cuda = llvm::cantFail(Version::parse(Cuda));
+  T.Cxx11Abi = true;
   F.Torch = T;
   return F;
 }
@@ -242,6 +243,22 @@ TEST(InconsistenciesTest, DriverOlderThanToolkitOrTorch) {
   EXPECT_THAT(I[1], HasSubstr("older than nvcc 12.8.93"));
   F.Driver->Cuda = llvm::cantFail(Version::parse("12.8"));
   EXPECT_TRUE(findInconsistencies(F).empty());
+}
+
+TEST(InconsistenciesTest, UnknownAbiAndUnknownCuda) {
+  Facts F = torchFacts("2.11.0", "12.8");
+  F.Nvccs = {nvcc("/usr/local/cuda-12.8/bin/nvcc", "12.8.93")};
+  F.Compilers.push_back({});
+  F.Torch->Cxx11Abi.reset();
+  std::vector<std::string> I = findInconsistencies(F);
+  ASSERT_EQ(I.size(), 1u);
+  EXPECT_THAT(I[0], HasSubstr("the C++ ABI (_GLIBCXX_USE_CXX11_ABI) of torch "
+                              "2.11.0 is unknown"));
+  F.Torch->Cuda.reset();
+  F.Torch->CudaUnknown = true;
+  I = findInconsistencies(F);
+  ASSERT_EQ(I.size(), 2u);
+  EXPECT_THAT(I[0], HasSubstr("torch 2.11.0 names no CUDA version"));
 }
 
 TEST(InconsistenciesTest, NvccWithoutHostCompilerAndUnsupportedGpu) {
