@@ -89,8 +89,9 @@ Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
   for (const std::string &A : Opts.getAll("--arch")) {
     if (!isValidArch(A))
       return createStringError(inconvertibleErrorCode(),
-                               "invalid --arch '" + A +
-                                   "': expected sm_NN, sm_NNa or sm_NNf");
+                               "invalid --arch '" + A.substr(0, 40) +
+                                   "': expected sm_NN, sm_NNa or sm_NNf; " +
+                                   archHint(StringRef(A).take_front(40)));
     if (P.Request.TargetOrigin != "--arch") {
       P.Request.TargetArchs.clear();
       P.Request.TargetOrigin = "--arch";
@@ -332,8 +333,12 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
             << (Hint.empty() ? "" : "; " + Hint) << '\n';
     return ExitUsage;
   }
+  // The summary line speaks of this package only.
   Resolution One = *R;
   One.Packages = {*PR};
+  One.Status = PR->How == Strategy::Unsatisfiable ? ResolveStatus::Unsatisfiable
+               : PR->How == Strategy::Fallback    ? ResolveStatus::Fallback
+                                                  : ResolveStatus::Resolved;
   renderText(One, Ctx.Out, Ctx.Color);
   Ctx.Out << '\n';
   if (!PR->Derivation.empty()) {

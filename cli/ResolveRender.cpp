@@ -35,8 +35,9 @@ std::string decision(const PackageResolution &P) {
                      P.Compiler->Path + ")");
     if (!With.empty())
       Line += " with " + join(With, ", ");
-    Line += "; archs " + (P.Archs.empty() ? std::string("none")
-                                          : join(P.Archs, " "));
+    Line += P.ArchsUnknown ? std::string("; archs chosen by its build")
+            : "; archs " + (P.Archs.empty() ? std::string("none")
+                                            : join(P.Archs, " "));
     return Line;
   }
   case Strategy::Prebuilt:
@@ -98,9 +99,11 @@ void renderText(const Resolution &R, raw_ostream &OS, bool Color) {
        << (R.Packages.size() == 1 ? "" : "s") << '\n';
     break;
   case ResolveStatus::Fallback:
-    OS << C("33", "resolved with fallbacks") << ": " << Fallbacks << " of "
-       << R.Packages.size() << " package"
-       << (R.Packages.size() == 1 ? "" : "s") << " use a declared fallback\n";
+    OS << C("33", Fallbacks == 1 ? "resolved with a fallback"
+                                 : "resolved with fallbacks")
+       << ": " << Fallbacks << " of " << R.Packages.size() << " package"
+       << (R.Packages.size() == 1 ? "" : "s")
+       << (Fallbacks == 1 ? " uses" : " use") << " a declared fallback\n";
     break;
   case ResolveStatus::Unsatisfiable:
     OS << C("31", "unsatisfiable") << ": no buildable configuration\n";
@@ -125,6 +128,7 @@ json::Value renderJson(const Resolution &R, const Facts &F) {
                                               {"version", P.Compiler->Ver.str()}})
                    : json::Value(nullptr);
     O["archs"] = json::Array(P.Archs);
+    O["archs_known"] = !P.ArchsUnknown;
     O["prebuilt_url"] =
         P.PrebuiltUrl ? json::Value(*P.PrebuiltUrl) : json::Value(nullptr);
     if (P.Fallback) {

@@ -484,21 +484,30 @@ static Result applyKey(Facts &F, StringRef Key, StringRef Value,
   if (Root != Key && is_contained(Keys, Root))
     return refuse("unknown key " + schema::shown(Key),
                   schema::suggest(Key, Keys));
-  // A bare name is an installed package, unless it is one typo away from a
-  // key: "--set trch=2.6" means torch, not a package called "trch".
-  unsigned Limit = Key.size() <= 4 ? 1 : 2;
-  for (StringRef Known : Keys) {
-    if (Key.edit_distance(Known, /*AllowReplacements=*/true, Limit) <= Limit)
-      return refuse("unknown key " + schema::shown(Key),
-                    "did you mean '" + Known + "'? (for an installed package " +
-                        "named '" + Key + "', write packages." + Key + "=" +
-                        Value + ")");
-  }
+  // triton is a fact of its own (manifests require it by that name).
+  if (Key == "triton")
+    return setPackage(F, Key, Value, Src);
+  // Any other bare name is an error: "--set tirton=3" is a typo, not a
+  // package called "tirton". Python distributions are named explicitly.
   if (!isPackageName(Key))
     return refuse("invalid key " + schema::shown(Key),
                   "keys are " + join(Keys, ", ") +
-                      ", packages.NAME or a package name");
-  return setPackage(F, Key, Value, Src);
+                      ", triton and packages.NAME (a Python distribution)");
+  std::vector<StringRef> Candidates(Keys.begin(), Keys.end());
+  Candidates.push_back("triton");
+  std::vector<std::string> Installed;
+  for (const auto &Entry : F.Packages)
+    Installed.push_back("packages." + Entry.first);
+  for (const std::string &P : Installed)
+    Candidates.push_back(P);
+  std::string Hint = schema::suggest(Key, Candidates);
+  if (Hint.empty())
+    Hint = schema::suggest(("packages." + Key).str(), Candidates);
+  std::string Explicit = ("packages." + Key + "=" + Value).str();
+  return refuse("unknown key " + schema::shown(Key),
+                (Hint.empty() ? "" : Hint + " ") +
+                    "(for a Python distribution named '" + Key.str() +
+                    "', write " + Explicit + ")");
 }
 
 static Error refusalError(const Source &Src, StringRef KeyEqValue, Refusal R) {

@@ -36,7 +36,10 @@
 //   platform.os, platform.arch, platform.cpus, platform.memory_gib,
 //   platform.glibc
 //   packages.NAME       installed Python distribution; empty: not installed
-//   NAME                the same, for a NAME that is none of the keys above
+//   triton              the same as packages.triton (a fact of its own)
+//
+// Any other bare KEY is an error with "did you mean" ("tirton", "foo"): a
+// Python distribution is always named explicitly, packages.NAME.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_FACTS_OVERRIDES_H

@@ -65,6 +65,44 @@ bool isValidArch(StringRef Name) {
   return llvm::all_of(Name, isDigit);
 }
 
+std::string archHint(StringRef Text) {
+  StringRef T = Text.trim();
+  std::string Lower = T.lower();
+  StringRef L(Lower);
+  std::string Suffix;
+  std::string Why = "an arch is sm_ and two or three digits";
+  std::string Digits;
+  bool Prefixed = L.consume_front("compute_") || L.consume_front("sm_") ||
+                  L.consume_front("sm");
+  if (!Prefixed && L.contains('.')) {
+    Why = "write the arch, not the compute capability";
+    auto [Major, Minor] = L.split('.');
+    if (!Major.empty() && !Minor.empty() && all_of(Major, isDigit)) {
+      StringRef M = Minor;
+      if (M.endswith("a") || M.endswith("f")) {
+        Suffix = M.take_back(1).str();
+        M = M.drop_back();
+      }
+      if (!M.empty() && all_of(M, isDigit))
+        Digits = (Major + M).str();
+    }
+  }
+  if (Digits.empty()) {
+    StringRef M = L;
+    if (M.endswith("a") || M.endswith("f")) {
+      Suffix = M.take_back(1).str();
+      M = M.drop_back();
+    }
+    if (!M.empty() && all_of(M, isDigit))
+      Digits = M.str();
+  }
+  std::string Candidate = "sm_" + Digits + Suffix;
+  if (!Digits.empty() && isValidArch(Candidate))
+    return "did you mean '" + Candidate + "'? (" + Why + ")";
+  return "write an arch as sm_ and two or three digits, optionally with an "
+         "'a' or 'f' suffix: sm_90, sm_90a, sm_100f";
+}
+
 unsigned Arch::number() const {
   StringRef Digits = StringRef(Name).drop_front(3).take_while(isDigit);
   unsigned N = 0;

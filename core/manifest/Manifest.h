@@ -179,6 +179,11 @@ bool isValidPackageName(llvm::StringRef Name);
 /// True for sm_NN, sm_NNa, sm_NNf (two or three digits).
 bool isValidArch(llvm::StringRef Name);
 
+/// What an invalid arch spelling most likely means, as a hint: "did you mean
+/// 'sm_90'? (write the arch, not the compute capability)" for "9.0", "90",
+/// "sm90", "compute_90" or "SM_90"; a general description otherwise.
+std::string archHint(llvm::StringRef Text);
+
 /// The fact keys a requirement may name (DESIGN.md section 3/4).
 llvm::ArrayRef<llvm::StringRef> knownFactKeys();
 bool isFactKey(llvm::StringRef Key);

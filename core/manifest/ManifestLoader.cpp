@@ -359,13 +359,8 @@ std::vector<Arch> Loader::getArchs(const toml::table &T, StringRef Where) {
   StringSet<> Seen;
   for (Located &L : *List) {
     if (!isValidArch(L.Value)) {
-      std::string Hint;
       StringRef V(L.Value);
-      if (V.startswith("compute_") || V.startswith("sm"))
-        Hint = "write an arch as sm_ and two or three digits, optionally with "
-               "an 'a' or 'f' suffix: sm_90, sm_90a, sm_100f";
-      else if (V.contains('.'))
-        Hint = "write the arch, not the compute capability: 9.0 is sm_90";
+      std::string Hint = archHint(V.take_front(40));
       error(L.Loc, "invalid arch '" + V.take_front(40) +
                        "'; expected sm_NN, sm_NNa or sm_NNf",
             Hint);

@@ -316,10 +316,19 @@ SolverFact FactProvider::fact(std::vector<std::pair<std::string, TermT>> Terms,
   return SolverFact{std::move(Terms), std::move(Text)};
 }
 
+std::string FactProvider::torchAbsentText() const {
+  if (!F.Python)
+    return "torch is not installed (no Python was found)";
+  std::string Env = F.Python->Path.empty()
+                        ? "Python " + F.Python->Ver.str()
+                        : F.Python->Path + ", Python " + F.Python->Ver.str();
+  return "torch is not installed in the Python environment (" + Env + ")";
+}
+
 FixedFact FactProvider::fixedFact(StringRef P) const {
   if (P == "torch")
     return {F.Torch ? std::optional(F.Torch->Ver) : std::nullopt,
-            "torch is not installed in the Python environment"};
+            torchAbsentText()};
   if (P == "torch.cuda") {
     if (!F.Torch)
       return {std::nullopt, "torch is not installed, so torch.cuda is unknown"};
@@ -352,12 +361,20 @@ FixedFact FactProvider::fixedFact(StringRef P) const {
           (P + " is not installed and no manifest describes it").str()};
 }
 
+bool FactProvider::releaseCompiles(const Release &Rel, StringRef A) {
+  // sm_90a is the arch-specific form of sm_90: a release that compiles sm_90
+  // compiles it for the target as sm_90a.
+  StringRef Base = A.endswith("a") || A.endswith("f") ? A.drop_back() : A;
+  return any_of(Rel.Archs,
+                [&](const Arch &R) { return R.Name == A || R.Name == Base; });
+}
+
 std::vector<std::string>
 FactProvider::intersectArchs(ArrayRef<std::string> Want,
                              const Release &Rel) const {
   std::vector<std::string> Out;
   for (const std::string &A : Want)
-    if (any_of(Rel.Archs, [&](const Arch &R) { return R.Name == A; }))
+    if (releaseCompiles(Rel, A))
       Out.push_back(A);
   return Out;
 }
@@ -386,6 +403,10 @@ std::string FactProvider::describeTarget(StringRef A) const {
   for (const GpuFacts &G : F.Gpus)
     if (G.smArch() == A && !G.Name.empty())
       return (A + " (" + G.Name + ")").str();
+  if (A.endswith("a"))
+    return (A + " (the arch-specific form of " + A.drop_back() + ")").str();
+  if (A.endswith("f"))
+    return (A + " (the family-specific form of " + A.drop_back() + ")").str();
   return A.str();
 }
 
@@ -643,6 +664,14 @@ void FactProvider::packageFacts(const Package &Pkg,
     return;
   std::string P = Pkg.canonicalName();
   VersionSet AllSource = epochRange(SourceEpoch);
+  if (Pkg.Kind == BuildKind::TorchExtension && !F.Torch) {
+    // Its build imports torch: without torch there is no source build.
+    Out.push_back(fact({{P, TermT::positive(AllSource)}},
+                       torchAbsentText() + ": " + Pkg.Name +
+                           " is a torch extension (its build imports torch)",
+                       {"install torch first (a CUDA build), then resolve "
+                        "again"}));
+  }
   if (Pkg.Kind == BuildKind::TorchExtension && F.Torch) {
     if (!F.Torch->Cuda && F.Torch->CudaUnknown) {
       Out.push_back(fact({{P, TermT::positive(AllSource)}},
@@ -678,8 +707,7 @@ void FactProvider::packageFacts(const Package &Pkg,
   for (const std::string &A : Targets) {
     VersionSet Releases;
     for (const Release &R : Pkg.Releases)
-      if (R.Archs.empty() ||
-          any_of(R.Archs, [&](const Arch &X) { return X.Name == A; }))
+      if (R.Archs.empty() || releaseCompiles(R, A))
         Releases = Releases.unionWith(
             VersionSet::exactly(R.Ver.withEpoch(SourceEpoch)));
     if (Releases.isEmpty())

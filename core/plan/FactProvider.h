@@ -135,6 +135,13 @@ private:
   std::vector<std::string> intersectArchs(llvm::ArrayRef<std::string> Want,
                                           const Release &Rel) const;
 
+  /// Whether Rel's arch list has A (or, for sm_90a/sm_100f, its base arch).
+  static bool releaseCompiles(const Release &Rel, llvm::StringRef A);
+
+  /// "torch is not installed in the Python environment (/usr/bin/python3,
+  /// Python 3.12.3)".
+  std::string torchAbsentText() const;
+
   bool nvccSupports(const NvccFacts &N, llvm::StringRef A) const;
 
   /// The toolkit versions that can compile A: the knowledge base's range,

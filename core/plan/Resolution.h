@@ -41,6 +41,9 @@ struct PackageResolution {
   std::optional<NvccFacts> Nvcc;         // source builds that compile
   std::optional<CompilerFacts> Compiler; // source builds that compile
   std::vector<std::string> Archs;        // compiled: target ∩ release ∩ nvcc
+  /// The release lists no archs and no targets were declared: the build
+  /// script chooses (Archs is empty).
+  bool ArchsUnknown = false;
   std::optional<std::string> PrebuiltUrl;
   std::optional<ChosenFallback> Fallback;
   /// What was preferred and not chosen ("causal-conv1d 1.6.1 from source"),

@@ -126,6 +126,22 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
   return S;
 }
 
+/// One line per toolkit or compiler not chosen: "WHAT not used: R1; R2".
+void addNotChosen(std::vector<std::string> &Lines, const std::string &What,
+                  const std::string &Reason) {
+  std::string Head = What + " not used: ";
+  for (std::string &L : Lines) {
+    if (!StringRef(L).startswith(Head))
+      continue;
+    SmallVector<StringRef, 4> Known;
+    StringRef(L).drop_front(Head.size()).split(Known, "; ");
+    if (!is_contained(Known, Reason))
+      L += "; " + Reason;
+    return;
+  }
+  Lines.push_back(Head + Reason);
+}
+
 std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
                                    const FactProvider &Prov,
                                    const std::string &Root,
@@ -219,6 +235,17 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
     if (!Res.TargetArchs.empty())
       Res.TargetOrigin = "GPUs found";
   }
+  // One sorted list (sm_80 before sm_100, sm_90 before sm_90a), so ranges,
+  // archs and messages do not depend on the order GPUs or flags came in.
+  auto ArchKey = [](const std::string &A) {
+    return std::make_pair(Arch{A, {}}.number(), A);
+  };
+  stable_sort(Res.TargetArchs, [&](const std::string &A, const std::string &B) {
+    return ArchKey(A) < ArchKey(B);
+  });
+  Res.TargetArchs.erase(std::unique(Res.TargetArchs.begin(),
+                                    Res.TargetArchs.end()),
+                        Res.TargetArchs.end());
 
   auto Try = [&](RequirementMap Reqs,
                  const std::map<std::string, VersionSet> &Pins = {}) {
@@ -309,6 +336,20 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
           if (const CompilerFacts *CF = FullProv->compiler(C->second))
             PR.Compiler = *CF;
         PR.Archs = FullProv->archsFor(*Rel, PR.Nvcc ? &*PR.Nvcc : nullptr);
+        // A release without an arch list is not "every arch": say what is
+        // assumed.
+        if (Rel->Archs.empty()) {
+          PR.ArchsUnknown = Res.TargetArchs.empty();
+          Res.Warnings.push_back(
+              PR.ArchsUnknown
+                  ? Name + " " + Rel->VersionText +
+                        " lists no archs and no targets were declared: its "
+                        "build chooses the archs (declare targets with --arch "
+                        "sm_XX or [target] archs)"
+                  : Name + " " + Rel->VersionText +
+                        " lists no archs: assuming it compiles the targets (" +
+                        join(Res.TargetArchs, " ") + ")");
+        }
         // Why the other toolkits and compilers were not chosen.
         for (const auto &SF : FullProv->allFacts()) {
           const TermT *PkgTerm = nullptr;
@@ -332,12 +373,10 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
               Excluded = NvccTerm->isPositive()
                              ? NvccTerm->set().contains(T->Ver)
                              : !NvccTerm->set().contains(T->Ver);
-            if (Excluded) {
-              std::string Line = "nvcc " + T->Ver.str() + " (" + T->Path +
-                                 ") not used: " + SF.Text;
-              if (!is_contained(PR.NotChosen, Line))
-                PR.NotChosen.push_back(Line);
-            }
+            if (Excluded)
+              addNotChosen(PR.NotChosen,
+                           "nvcc " + T->Ver.str() + " (" + T->Path + ")",
+                           SF.Text);
           }
           if (NvccTerm && CompTerm && PR.Nvcc &&
               NvccTerm->set().contains(PR.Nvcc->Ver)) {
@@ -349,12 +388,11 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
               bool Rejected = CompTerm->isPositive()
                                   ? CompTerm->set().contains(CV)
                                   : !CompTerm->set().contains(CV);
-              if (Rejected) {
-                std::string Line = CF->Family + " " + CF->Ver.str() + " (" +
-                                   CF->Path + ") not used: " + SF.Text;
-                if (!is_contained(PR.NotChosen, Line))
-                  PR.NotChosen.push_back(Line);
-              }
+              if (Rejected)
+                addNotChosen(PR.NotChosen,
+                             CF->Family + " " + CF->Ver.str() + " (" +
+                                 CF->Path + ")",
+                             SF.Text);
             }
           }
         }
@@ -390,10 +428,18 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
   for (PackageResolution &PR : Failed)
     Res.Packages.push_back(std::move(PR));
 
-  // Requested packages first, in the project's order, then transitive ones.
+  // Requested packages first, in the project's order (where each is
+  // written), then transitive ones by name.
+  auto Place = [&](const PackageResolution &P) {
+    auto It = Request.Requires.find(P.Name);
+    if (It == Request.Requires.end())
+      return std::make_tuple(1u, 0u, 0u, P.Name);
+    return std::make_tuple(0u, It->second.Loc.Line, It->second.Loc.Column,
+                           std::string());
+  };
   stable_sort(Res.Packages,
               [&](const PackageResolution &A, const PackageResolution &B) {
-                return A.Requested > B.Requested;
+                return Place(A) < Place(B);
               });
 
   Res.Status = ResolveStatus::Resolved;
@@ -406,9 +452,9 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
   }
   if (Res.TargetArchs.empty() &&
       any_of(Res.Packages, [](const PackageResolution &P) {
-        return P.How == Strategy::Source;
+        return P.How == Strategy::Source && !P.ArchsUnknown;
       }))
-    Res.Warnings.push_back(
+    Res.Warnings.insert(Res.Warnings.begin(),
         "no GPU was found and no target archs were declared: building for "
         "every arch the release lists and nvcc supports (declare targets with "
         "--arch sm_XX or [target] archs)");

@@ -235,10 +235,10 @@ TEST_F(OverridesTest, Packages) {
   set("packages.einops=0.8.1");
   EXPECT_EQ(F.Packages.at("einops").Ver, ver("0.8.1"));
   EXPECT_EQ(F.Packages.at("einops").From, by("packages.einops=0.8.1"));
-  set("flash-linear-attention=0.4.0"); // a bare name is a package
+  set("packages.flash-linear-attention=0.4.0");
   EXPECT_EQ(F.Packages.at("flash-linear-attention").Ver, ver("0.4.0"));
-  set("torchvision=0.26.0"); // starts like a key, still a package
-  EXPECT_EQ(F.Packages.at("torchvision").Ver, ver("0.26.0"));
+  set("triton=3.6.0"); // triton is a fact of its own
+  EXPECT_EQ(F.Packages.at("triton").Ver, ver("3.6.0"));
   set("triton=");
   EXPECT_FALSE(F.Packages.count("triton"));
   set("packages.zope.interface=");
@@ -270,6 +270,28 @@ TEST_F(OverridesTest, UnknownKeysSuggestTheNearest) {
   EXPECT_EQ(D[0].Message, "expected KEY=VALUE, found 'torch.cuda'");
   D = refuse("=12.8");
   EXPECT_EQ(D[0].Message, "missing key before '='");
+}
+
+TEST_F(OverridesTest, BareUnknownNamesAreErrors) {
+  // A bare name that is no key is a typo, not a package of that name.
+  auto D = refuse("tirton=3.6.0");
+  EXPECT_EQ(D[0].Message, "unknown key 'tirton'");
+  EXPECT_TRUE(StringRef(D[0].Hint).startswith("did you mean 'triton'?"))
+      << D[0].Hint;
+  EXPECT_TRUE(StringRef(D[0].Hint).contains("packages.tirton=3.6.0"));
+  D = refuse("foo=1");
+  EXPECT_EQ(D[0].Message, "unknown key 'foo'");
+  EXPECT_EQ(D[0].Hint,
+            "(for a Python distribution named 'foo', write packages.foo=1)");
+  EXPECT_FALSE(F.Packages.count("foo"));
+  // The installed distributions are suggested by their explicit key.
+  set("packages.transformers=5.2.0");
+  D = refuse("transformer=5.3");
+  EXPECT_TRUE(
+      StringRef(D[0].Hint).startswith("did you mean 'packages.transformers'?"))
+      << D[0].Hint;
+  EXPECT_EQ(refuse("torchvision=0.26.0")[0].Message,
+            "unknown key 'torchvision'");
 }
 
 TEST_F(OverridesTest, ValueMayContainEquals) {

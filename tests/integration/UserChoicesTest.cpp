@@ -1,0 +1,146 @@
+//===- UserChoicesTest.cpp - the user's choices honoured or refused -------===//
+//
+// What the user writes (--set, --arch, a project's requires) is used as
+// written or refused with a reason and a suggestion; the report never makes
+// a decision silently (an assumed arch list, a torch extension without
+// torch, the order of packages, singular and plural).
+//
+//===----------------------------------------------------------------------===//
+#include "tests/support/RunCli.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using namespace cudadeps::test;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+const std::string Scenarios = CUDADEPS_FIXTURES_DIR "/scenarios";
+const std::string Projects = CUDADEPS_FIXTURES_DIR "/projects";
+
+std::string seedProject() {
+  return CUDADEPS_SOURCE_DIR "/examples/qwen35-training/cudadeps.toml";
+}
+
+RunResult run(const std::string &Command, const std::string &Project,
+              const std::string &Facts, std::vector<std::string> Extra = {}) {
+  std::vector<std::string> Args{Command, Project, "--facts",
+                                Scenarios + "/" + Facts + ".toml"};
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  return runCudadeps(Args);
+}
+
+RunResult resolve(const std::string &Project, const std::string &Facts,
+                  std::vector<std::string> Extra = {}) {
+  return run("resolve", Project, Facts, std::move(Extra));
+}
+
+} // namespace
+
+TEST(SetOption, UnknownBareKeyIsAnErrorWithSuggestion) {
+  RunResult R = resolve(seedProject(), "seed", {"--set", "tirton=3.6.0"});
+  EXPECT_EQ(R.Code, 2) << R.Out;
+  EXPECT_THAT(R.Err, HasSubstr("unknown key 'tirton'"));
+  EXPECT_THAT(R.Err, HasSubstr("did you mean 'triton'?"));
+  R = resolve(seedProject(), "seed", {"--set", "foo=1"});
+  EXPECT_EQ(R.Code, 2) << R.Out;
+  EXPECT_THAT(R.Err, HasSubstr("unknown key 'foo'"));
+  EXPECT_THAT(R.Err, HasSubstr("write packages.foo=1"));
+  // Named explicitly, a Python distribution is accepted.
+  R = resolve(seedProject(), "seed", {"--set", "packages.foo=1"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  R = resolve(seedProject(), "seed", {"--set", "triton=3.6.0"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+}
+
+TEST(ArchOption, ComputeCapabilitySuggestsTheArch) {
+  RunResult R = resolve(seedProject(), "seed", {"--arch", "9.0"});
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_THAT(R.Err, HasSubstr("invalid --arch '9.0'"));
+  EXPECT_THAT(R.Err, HasSubstr("did you mean 'sm_90'?"));
+  R = resolve(seedProject(), "seed", {"--arch", "compute_120"});
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_THAT(R.Err, HasSubstr("did you mean 'sm_120'?"));
+}
+
+// sm_90a is the arch-specific form of sm_90: the newest release, which lists
+// sm_90, compiles it; an older release without an arch list is not picked.
+TEST(ArchOption, ArchSpecificFormUsesTheNewestRelease) {
+  RunResult R = resolve(Projects + "/three-extensions.toml",
+                        "build-farm-no-gpu", {"--arch", "sm_90a"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("causal-conv1d  1.6.1.post4  build from source "
+                               "with nvcc 12.8.93"));
+  EXPECT_THAT(R.Out, HasSubstr("flash-attn     2.8.3.post1  build from source"));
+  EXPECT_THAT(R.Out, HasSubstr("; archs sm_90a\n"));
+  EXPECT_THAT(R.Out, HasSubstr("targets: sm_90a (--arch)"));
+}
+
+TEST(ArchOption, TargetsAreSortedAndUnique) {
+  RunResult R =
+      resolve(Projects + "/three-extensions.toml", "build-farm-no-gpu",
+              {"--arch", "sm_120", "--arch", "sm_90", "--arch", "sm_120"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("targets: sm_90 sm_120 (--arch)"));
+  EXPECT_THAT(R.Out, HasSubstr("; archs sm_90 sm_120\n"));
+}
+
+// A release without an archs list is not "every target arch".
+TEST(ReleaseArchs, MissingListIsSaid) {
+  RunResult R =
+      resolve(Projects + "/three-extensions.toml", "build-farm-no-gpu");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("mamba-ssm      2.3.1  build from source"));
+  EXPECT_THAT(R.Out, Not(HasSubstr("archs none")));
+  EXPECT_THAT(R.Out, HasSubstr("archs chosen by its build"));
+  EXPECT_THAT(R.Out, HasSubstr("warning: mamba-ssm 2.3.1 lists no archs and no "
+                               "targets were declared"));
+  R = resolve(Projects + "/three-extensions.toml", "build-farm-no-gpu",
+              {"--arch", "sm_90"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("warning: mamba-ssm 2.3.1 lists no archs: "
+                               "assuming it compiles the targets (sm_90)"));
+}
+
+// A torch extension's build imports torch: no torch, no source build.
+TEST(TorchExtension, NoTorchIsNoSourceBuild) {
+  RunResult R = resolve(Projects + "/three-extensions.toml",
+                        "build-farm-no-gpu", {"--set", "torch="});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_THAT(R.Out, Not(HasSubstr("build from source")));
+  EXPECT_THAT(R.Out, HasSubstr("mamba-ssm      cannot be built here"));
+  EXPECT_THAT(R.Out,
+              HasSubstr("because torch is not installed in the Python "
+                        "environment (/usr/bin/python3, Python 3.12.3): "
+                        "mamba-ssm is a torch extension"));
+}
+
+TEST(TextOutput, PackagesInTheProjectsOrder) {
+  for (const char *Facts : {"rtx5090-two-toolkits", "seed"}) {
+    RunResult R = resolve(Projects + "/three-extensions.toml", Facts);
+    size_t Mamba = R.Out.find("\nmamba-ssm ");
+    if (R.Out.rfind("mamba-ssm ", 0) == 0)
+      Mamba = 0;
+    size_t Conv = R.Out.find("\ncausal-conv1d ");
+    size_t Flash = R.Out.find("\nflash-attn ");
+    ASSERT_NE(Conv, std::string::npos) << R.Out;
+    ASSERT_NE(Flash, std::string::npos) << R.Out;
+    EXPECT_EQ(Mamba, 0u) << Facts << ":\n" << R.Out;
+    EXPECT_LT(Conv, Flash) << Facts << ":\n" << R.Out;
+  }
+}
+
+TEST(TextOutput, SingularAndPlural) {
+  RunResult R = resolve(seedProject(), "seed");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("resolved with a fallback: 1 of 2 packages "
+                               "uses a declared fallback\n"));
+  // explain speaks of its one package only.
+  R = runCudadeps({"explain", seedProject(), "flash-linear-attention",
+                   "--facts", Scenarios + "/seed.toml"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, Not(HasSubstr("0 of 1")));
+  EXPECT_THAT(R.Out, HasSubstr("resolved: 1 package\n"));
+}
