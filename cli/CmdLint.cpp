@@ -1,6 +1,7 @@
 //===- CmdLint.cpp - cudadeps lint MANIFEST... -----------------------------===//
 #include "cli/Commands.h"
 #include "cli/ExitCodes.h"
+#include "cli/MachineSetup.h"
 #include "core/manifest/Consistency.h"
 #include "core/manifest/KnowledgeBase.h"
 #include "core/manifest/ManifestLoader.h"
@@ -13,7 +14,12 @@ using namespace llvm;
 
 namespace cudadeps::cli {
 
-ArrayRef<OptionSpec> lintOptions() { return {}; }
+ArrayRef<OptionSpec> lintOptions() {
+  static const OptionSpec Specs[] = {
+      {"--registry", "", "DIR",
+       "look for the manifests a project requires in DIR first", true}};
+  return Specs;
+}
 
 static void printWarnings(ArrayRef<Diagnostic> Warnings, Context &Ctx) {
   for (const Diagnostic &W : Warnings)
@@ -48,6 +54,15 @@ int runLint(Context &Ctx, const ParsedOptions &Opts) {
     if (Error E = lintManifest(*M)) {
       Code = reportError(std::move(E), Ctx, ExitUsage);
       continue;
+    }
+    // A project's requirements must name packages the registry describes.
+    if (M->Proj) {
+      auto W = loadWorkspace(Ctx, Path, Opts);
+      Error E = W ? checkRequirementsHaveManifests(**W) : W.takeError();
+      if (E) {
+        Code = reportError(std::move(E), Ctx, ExitUsage);
+        continue;
+      }
     }
     if (KB) {
       std::vector<Diagnostic> Warnings;

@@ -100,27 +100,24 @@ Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
   }
   P.Request.NoFallback = Opts.has("--no-fallback");
   // Every requested package must have a manifest.
-  for (const auto &[Key, R] : P.Request.Requires) {
-    if (P.W->find(Key))
-      continue;
-    if (!P.W->RegistryError.empty())
-      return createStringError(inconvertibleErrorCode(), P.W->RegistryError);
-    std::string Where;
-    for (const std::string &D : P.W->Reg->dirs())
-      Where += (Where.empty() ? "" : ", ") + D;
-    return make_error<DiagnosticError>(
-        R.Loc,
-        "no manifest for package '" + Key + "' (searched: " +
-            (Where.empty() ? std::string("no registry directory") : Where) +
-            ")",
-        sourceLine(M.Text, R.Loc.Line),
-        "add its manifest to a registry directory (--registry DIR)");
-  }
+  if (Error E = checkRequirementsHaveManifests(*P.W))
+    return E;
   auto MF = gatherMachineFacts(Ctx, Opts);
   if (!MF)
     return MF.takeError();
   P.Machine = std::move(*MF);
-  if (!P.Machine.FactsFile.empty()) {
+  if (!P.Machine.NvccsRemoved.empty()) {
+    std::vector<std::string> Had;
+    for (const NvccFacts &N : P.Machine.NvccsRemoved)
+      Had.push_back(N.Ver.str() + " at " + N.Path);
+    P.Request.NvccAbsentDetail =
+        "--set nvcc= removed the toolkit" +
+        std::string(Had.size() == 1 ? " " : "s ") +
+        (P.Machine.FactsFile.empty() ? "found: "
+                                     : "the facts file " +
+                                           P.Machine.FactsFile + " lists: ") +
+        join(Had, ", ");
+  } else if (!P.Machine.FactsFile.empty()) {
     P.Request.NvccAbsentDetail =
         "the facts file " + P.Machine.FactsFile + " lists no [[nvcc]]";
   } else {

@@ -46,8 +46,9 @@ llvm::ArrayRef<Command> commands() {
        explainOptions, runExplain},
       {"lint", "validate package and project manifests", "MANIFEST...",
        "Checks each manifest against schema 1 (DESIGN section 4) and reports\n"
-       "every error with file:line:col. Exit code 0 when all are clean, 2 "
-       "otherwise.",
+       "every error with file:line:col: a project's requirement without a\n"
+       "manifest in the registry is an error, a release without an `archs`\n"
+       "list a warning. Exit code 0 when all are clean, 2 otherwise.",
        lintOptions, runLint},
       {"probe", "what this machine has: toolkits, compilers, driver, torch",
        "",

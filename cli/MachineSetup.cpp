@@ -93,6 +93,54 @@ loadWorkspaceFor(Context &Ctx, ArrayRef<std::string> Inputs,
   return workspaceFor(Ctx, std::move(*M), Opts);
 }
 
+Error checkRequirementsHaveManifests(Workspace &W) {
+  if (!W.Main.Proj)
+    return Error::success();
+  std::vector<Diagnostic> Diags;
+  std::vector<std::string> Names;
+  bool Listed = false;
+  std::string Where;
+  for (const std::string &D : W.Reg->dirs())
+    Where += (Where.empty() ? "" : ", ") + D;
+  std::vector<const Requirement *> Missing;
+  for (const auto &[Key, R] : W.Main.Proj->Requires)
+    if (!W.find(Key))
+      Missing.push_back(&R);
+  if (!W.RegistryError.empty())
+    return createStringError(inconvertibleErrorCode(), W.RegistryError);
+  // In the order they are written.
+  stable_sort(Missing, [](const Requirement *A, const Requirement *B) {
+    return std::make_pair(A->Loc.Line, A->Loc.Column) <
+           std::make_pair(B->Loc.Line, B->Loc.Column);
+  });
+  for (const Requirement *R : Missing) {
+    if (!Listed) {
+      Listed = true;
+      Expected<std::vector<const Manifest *>> All = W.Reg->all();
+      if (!All)
+        return All.takeError();
+      for (const Manifest *M : *All)
+        if (M->Pkg)
+          Names.push_back(M->Pkg->canonicalName());
+    }
+    std::vector<StringRef> Refs(Names.begin(), Names.end());
+    std::string Hint = didYouMean(R->Key, Refs);
+    if (Hint.empty())
+      Hint = "add its manifest to a registry directory (--registry DIR)";
+    Diagnostic D;
+    D.Loc = R->Loc;
+    D.Message = "no manifest for package '" + R->Key + "' (searched: " +
+                (Where.empty() ? std::string("no registry directory") : Where) +
+                ")";
+    D.SourceLine = sourceLine(W.Main.Text, R->Loc.Line);
+    D.Hint = std::move(Hint);
+    Diags.push_back(std::move(D));
+  }
+  if (Diags.empty())
+    return Error::success();
+  return make_error<DiagnosticError>(std::move(Diags));
+}
+
 Expected<std::unique_ptr<Workspace>>
 loadWorkspace(Context &Ctx, StringRef ManifestPath, const ParsedOptions &Opts) {
   Expected<Manifest> M = loadManifest(ManifestPath);

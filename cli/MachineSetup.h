@@ -45,6 +45,11 @@ llvm::Expected<std::unique_ptr<Workspace>>
 loadWorkspaceFor(Context &Ctx, llvm::ArrayRef<std::string> Inputs,
                  const ParsedOptions &Opts);
 
+/// Every package a project requires has a manifest in the registry: one
+/// located error per requirement that has none, each with "did you mean"
+/// against the registry's package names (a misspelt `casual-conv1d`).
+llvm::Error checkRequirementsHaveManifests(Workspace &W);
+
 /// Loads MANIFEST, the registry (--registry, the project's `registry`,
 /// $CUDADEPS_REGISTRY, the installed manifests) and the knowledge base.
 llvm::Expected<std::unique_ptr<Workspace>>

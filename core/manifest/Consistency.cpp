@@ -176,6 +176,12 @@ void Checker::run() {
   if (!M.Pkg)
     return;
   for (const Release &R : M.Pkg->Releases) {
+    // No arch list is not "every arch": resolve has to assume the targets.
+    if (R.Archs.empty() && M.Pkg->Kind != BuildKind::Python)
+      report(Severity::Warning, R.Loc,
+             "release " + R.VersionText +
+                 " lists no archs: resolve assumes it compiles the targets",
+             "add archs = [\"sm_XX\", ...] with the archs its build compiles");
     checkArchs(*M.Pkg, R);
     if (R.Prebuilt && !KB.torchRows().empty())
       checkMatrix(R, *R.Prebuilt);

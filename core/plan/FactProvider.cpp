@@ -43,7 +43,8 @@ VersionSet lift(const VersionSet &R, uint64_t E) {
 VersionSet project(const VersionSet &S, uint64_t E) {
   VersionSet Out;
   Version Start = epochStart(E), End = epochStart(E + 1);
-  for (const Interval &I : S.intersect(epochRange(E)).intervals()) {
+  VersionSet Part = S.intersect(epochRange(E)); // outlives the loop
+  for (const Interval &I : Part.intervals()) {
     VersionSet Lo = (!I.Lower.Value || *I.Lower.Value == Start)
                         ? VersionSet::any()
                     : I.Lower.Inclusive

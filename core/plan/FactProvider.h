@@ -104,6 +104,7 @@ public:
   }
   const std::vector<SolverFact> &allFacts() const { return AllFacts; }
   bool isManifestPackage(const std::string &P) const { return Lookup(P); }
+  const Package *package(const std::string &P) const { return Lookup(P); }
 
   /// "the toolkits found are 12.1.105 (/usr/local/cuda-12.1/bin/nvcc), ..."
   std::string describeCandidates(llvm::StringRef P) const;

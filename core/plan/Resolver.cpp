@@ -185,9 +185,29 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
     case solver::CauseKind::NoVersions: {
       const auto &T = N.Terms.front();
       // A manifest package's versions are its releases: "no version of
-      // causal-conv1d matches" restates the reasons given for each one.
-      if (Prov.isManifestPackage(T.first))
+      // causal-conv1d matches" restates the reasons given for each one,
+      // unless the range itself matches no release.
+      if (const Package *Pkg = Prov.package(T.first)) {
+        VersionSet Want = project(T.second.set(), PrebuiltEpoch)
+                              .unionWith(project(T.second.set(), SourceEpoch));
+        if (any_of(Pkg->Releases,
+                   [&](const Release &R) { return Want.contains(R.Ver); }))
+          break;
+        std::vector<const Release *> Rs;
+        for (const Release &R : Pkg->Releases)
+          Rs.push_back(&R);
+        stable_sort(Rs, [](const Release *A, const Release *B) {
+          return B->Ver < A->Ver;
+        });
+        std::vector<std::string> Names;
+        for (const Release *R : Rs)
+          Names.push_back(R->VersionText);
+        Add(formatv("no release of {0} matches {1}; releases: {2}", T.first,
+                    Style.Set(Want),
+                    Names.empty() ? std::string("none") : join(Names, ", "))
+                .str());
         break;
+      }
       // For the toolkits and compilers, say what the machine has.
       if (T.first == NvccPkg || T.first == CompilerPkg) {
         Add(Prov.describeCandidates(T.first));

@@ -85,8 +85,11 @@ Expected<MachineFacts> gatherFacts(const GatherOptions &Opts) {
       return Probed.takeError();
     M = std::move(*Probed);
   }
+  std::vector<NvccFacts> Before = M.F.Nvccs;
   if (Error E = applyOverrides(M.F, Opts.Overrides))
     return E;
+  if (M.F.Nvccs.empty())
+    M.NvccsRemoved = std::move(Before);
   return M;
 }
 

@@ -61,6 +61,9 @@ struct MachineFacts {
   std::vector<ProbeReport> Reports;
   /// External plugins that could not be used.
   std::vector<PluginLoadFailure> PluginFailures;
+  /// The toolkits the facts file or probing had when --set left none
+  /// (--set nvcc=): what the override removed.
+  std::vector<NvccFacts> NvccsRemoved;
 };
 
 /// Describes the machine. Errors are input errors (a facts file that does

@@ -144,3 +144,49 @@ TEST(TextOutput, SingularAndPlural) {
   EXPECT_THAT(R.Out, Not(HasSubstr("0 of 1")));
   EXPECT_THAT(R.Out, HasSubstr("resolved: 1 package\n"));
 }
+
+TEST(SetOption, NvccRemovedByTheOverrideIsSaid) {
+  RunResult R = resolve(Projects + "/three-extensions.toml",
+                        "rtx5090-two-toolkits", {"--set", "nvcc="});
+  EXPECT_EQ(R.Code, 1) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("because no nvcc was found on this machine "
+                               "(--set nvcc= removed the toolkits the facts "
+                               "file "));
+  EXPECT_THAT(R.Out, HasSubstr("lists: 12.4.131 at /usr/local/cuda-12.4/bin/"
+                               "nvcc, 12.8.93 at"));
+  EXPECT_THAT(R.Out, Not(HasSubstr("lists no [[nvcc]]")));
+}
+
+TEST(Requirements, RangeWithoutReleaseIsAReason) {
+  RunResult R = resolve(Projects + "/no-matching-release.toml", "seed");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("  because no release of causal-conv1d matches "
+                               ">=9; releases: 1.6.1.post4, 1.6.1, "));
+  R = runCudadeps({"explain", Projects + "/no-matching-release.toml",
+                   "causal-conv1d", "--facts", Scenarios + "/seed.toml"});
+  EXPECT_THAT(R.Out, HasSubstr("depends on causal-conv1d >=9 which doesn't "
+                               "match any versions"));
+  EXPECT_THAT(R.Out, Not(HasSubstr("causal-conv1d any")));
+}
+
+TEST(Requirements, MisspeltPackageIsLocatedWithSuggestion) {
+  const std::string Project = Projects + "/misspelt-requirement.toml";
+  for (const std::vector<std::string> &Args :
+       {std::vector<std::string>{"resolve", Project, "--facts",
+                                 Scenarios + "/seed.toml"},
+        std::vector<std::string>{"lint", Project}}) {
+    RunResult R = runCudadeps(Args);
+    EXPECT_EQ(R.Code, 2) << Args[0] << ": " << R.Out;
+    EXPECT_THAT(R.Err, HasSubstr("misspelt-requirement.toml:6:39: error: no "
+                                 "manifest for package 'casual-conv1d'"));
+    EXPECT_THAT(R.Err, HasSubstr("did you mean 'causal-conv1d'?"));
+  }
+}
+
+TEST(Lint, ReleaseWithoutArchsWarns) {
+  RunResult R =
+      runCudadeps({"lint", CUDADEPS_SOURCE_DIR "/manifests/mamba-ssm.toml"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Err, HasSubstr(": warning: release 2.3.1 lists no archs: "
+                               "resolve assumes it compiles the targets"));
+}
