@@ -31,8 +31,7 @@ std::string decision(const PackageResolution &P) {
     if (P.Nvcc)
       With.push_back("nvcc " + P.Nvcc->Ver.str() + " (" + P.Nvcc->Path + ")");
     if (P.Compiler)
-      With.push_back(P.Compiler->Family + " " + P.Compiler->Ver.str() + " (" +
-                     P.Compiler->Path + ")");
+      With.push_back(P.Compiler->label());
     if (!With.empty())
       Line += " with " + join(With, ", ");
     Line += P.ArchsUnknown ? std::string("; archs chosen by its build")
@@ -87,6 +86,11 @@ void renderText(const Resolution &R, raw_ostream &OS, bool Color) {
   }
   for (const std::string &W : R.Warnings)
     OS << C("33", "warning:") << ' ' << W << '\n';
+  if (const auto &D = R.NvccDefaultCompiler)
+    OS << "nvcc's default host compiler: " << D->Family << ' ' << D->Ver.str()
+       << " (" << D->Path
+       << (D->ChosenBy.empty() ? std::string() : ", from " + D->ChosenBy)
+       << ")\n";
   if (!R.TargetArchs.empty())
     OS << "targets: " << join(R.TargetArchs, " ") << " (" << R.TargetOrigin
        << ")\n";
@@ -125,7 +129,10 @@ json::Value renderJson(const Resolution &R, const Facts &F) {
     O["compiler"] =
         P.Compiler ? json::Value(json::Object{{"path", P.Compiler->Path},
                                               {"family", P.Compiler->Family},
-                                              {"version", P.Compiler->Ver.str()}})
+                                              {"version", P.Compiler->Ver.str()},
+                                              {"chosen_by", P.Compiler->ChosenBy.empty()
+                                                                ? json::Value(nullptr)
+                                                                : json::Value(P.Compiler->ChosenBy)}})
                    : json::Value(nullptr);
     O["archs"] = json::Array(P.Archs);
     O["archs_known"] = !P.ArchsUnknown;
@@ -159,6 +166,18 @@ json::Value renderJson(const Resolution &R, const Facts &F) {
                    {"target_archs", json::Array(R.TargetArchs)},
                    {"target_origin", R.TargetOrigin},
                    {"warnings", json::Array(R.Warnings)},
+                   {"nvcc_default_compiler",
+                    R.NvccDefaultCompiler
+                        ? json::Value(json::Object{
+                              {"path", R.NvccDefaultCompiler->Path},
+                              {"family", R.NvccDefaultCompiler->Family},
+                              {"version", R.NvccDefaultCompiler->Ver.str()},
+                              {"chosen_by",
+                               R.NvccDefaultCompiler->ChosenBy.empty()
+                                   ? json::Value(nullptr)
+                                   : json::Value(
+                                         R.NvccDefaultCompiler->ChosenBy)}})
+                        : json::Value(nullptr)},
                    {"facts", factsToJson(F)}};
   return json::Value(std::move(Doc));
 }

@@ -10,6 +10,11 @@ using namespace llvm;
 
 namespace cudadeps {
 
+std::string CompilerFacts::label() const {
+  return Family + " " + Ver.str() + " (" + Path +
+         (ChosenBy.empty() ? "" : ", named by " + ChosenBy) + ")";
+}
+
 std::string Source::describe() const {
   switch (How) {
   case Kind::Probed:

@@ -78,6 +78,12 @@ struct CompilerFacts {
   /// The host compiler nvcc uses when no -ccbin is given ($NVCC_CCBIN, else
   /// g++ on PATH); the compiler probe also lists it first.
   bool NvccDefault = false;
+  /// The variable by which the user named this compiler ("$NVCC_CCBIN",
+  /// "$CUDAHOSTCXX" or "$CXX", in that precedence); empty when it was only
+  /// found on PATH. An explicit choice is preferred when it is compatible.
+  std::string ChosenBy;
+  /// "clang 19.1.7 (/usr/bin/clang++-19, named by $CUDAHOSTCXX)".
+  std::string label() const;
   bool operator==(const CompilerFacts &) const = default;
 };
 

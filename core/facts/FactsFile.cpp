@@ -384,6 +384,13 @@ void TomlReader::readCompiler(const toml::table &T) {
       Family.reset();
     }
   }
+  C.NvccDefault = getBool(T, "nvcc_default").value_or(false);
+  if (auto By = getString(T, "chosen_by")) {
+    if (auto Message = schema::checkChosenBy(*By))
+      error(lookup(T, "chosen_by")->source(), *Message, "");
+    else
+      C.ChosenBy = *By;
+  }
   if (Ok && Path && Family && Ver) {
     C.Path = *Path;
     C.Family = *Family;
@@ -726,6 +733,10 @@ std::string writeFactsToml(const Facts &F) {
        << "path = " << quote(C.Path) << '\n'
        << "family = " << quote(C.Family) << '\n'
        << "version = " << quote(C.Ver.str()) << '\n';
+    if (C.NvccDefault)
+      OS << "nvcc_default = true\n";
+    if (!C.ChosenBy.empty())
+      OS << "chosen_by = " << quote(C.ChosenBy) << '\n';
   }
   if (F.Python) {
     OS << '\n';

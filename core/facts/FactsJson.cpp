@@ -80,10 +80,14 @@ json::Value factsToJson(const Facts &F) {
   Root["nvcc"] = std::move(Nvccs);
   json::Array Compilers;
   for (const CompilerFacts &C : F.Compilers)
-    Compilers.push_back(json::Object{{"path", text(C.Path)},
-                                     {"family", text(C.Family)},
-                                     {"version", C.Ver.str()},
-                                     {"source", sourceToJson(C.From)}});
+    Compilers.push_back(json::Object{
+        {"path", text(C.Path)},
+        {"family", text(C.Family)},
+        {"version", C.Ver.str()},
+        {"nvcc_default", C.NvccDefault},
+        {"chosen_by", C.ChosenBy.empty() ? json::Value(nullptr)
+                                         : json::Value(text(C.ChosenBy))},
+        {"source", sourceToJson(C.From)}});
   Root["compiler"] = std::move(Compilers);
   if (F.Python)
     Root["python"] = json::Object{{"path", text(F.Python->Path)},
@@ -415,6 +419,24 @@ void JsonReader::readCompiler(const json::Object &O, const Twine &Path) {
     if (auto Message = schema::checkFamily(*Family)) {
       error(Path + ".family", *Message, schema::familyHint(*Family));
       Family.reset();
+    }
+  }
+  if (const json::Value *D = O.get("nvcc_default")) {
+    if (auto B = D->getAsBoolean())
+      C.NvccDefault = *B;
+    else if (D->kind() != json::Value::Null)
+      error(Path + ".nvcc_default",
+            "expected a boolean for 'nvcc_default', found " + jsonKind(*D));
+  }
+  if (const json::Value *By = O.get("chosen_by")) {
+    if (auto S = By->getAsString()) {
+      if (auto Message = schema::checkChosenBy(*S))
+        error(Path + ".chosen_by", *Message);
+      else
+        C.ChosenBy = S->str();
+    } else if (By->kind() != json::Value::Null) {
+      error(Path + ".chosen_by",
+            "expected a string for 'chosen_by', found " + jsonKind(*By));
     }
   }
   C.From = source(O, "source", Path);

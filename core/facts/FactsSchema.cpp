@@ -20,7 +20,8 @@ static const StringRef DriverKeys[] = {"version", "cuda"};
 static const StringRef GpuKeys[] = {"name", "compute_capability"};
 static const StringRef NvccKeys[] = {"path", "version", "max_gcc", "max_clang",
                                      "archs"};
-static const StringRef CompilerKeys[] = {"path", "family", "version"};
+static const StringRef CompilerKeys[] = {"path", "family", "version",
+                                         "nvcc_default", "chosen_by"};
 static const StringRef PythonKeys[] = {"path", "version"};
 static const StringRef TorchKeys[] = {"version", "cuda", "cxx11_abi"};
 static const StringRef PlatformKeys[] = {"os", "arch", "cpus", "memory_gib",
@@ -161,6 +162,25 @@ std::string familyHint(StringRef Text) {
   if (Lower == "clang++" || Lower == "llvm")
     return "did you mean 'clang'?";
   return suggest(Text, Families);
+}
+
+std::optional<std::string> checkChosenBy(StringRef Text) {
+  for (StringRef Known : chosenByVariables())
+    if (Text == Known)
+      return std::nullopt;
+  return "unknown 'chosen_by' " + shown(Text) + "; expected " +
+         join(chosenByVariables(), ", ");
+}
+
+size_t choiceRank(StringRef By) {
+  ArrayRef<StringRef> Vars = chosenByVariables();
+  const auto *It = find(Vars, By);
+  return It == Vars.end() ? Vars.size() : size_t(It - Vars.begin());
+}
+
+ArrayRef<StringRef> chosenByVariables() {
+  static const StringRef Vars[] = {"$NVCC_CCBIN", "$CUDAHOSTCXX", "$CXX"};
+  return Vars;
 }
 
 std::optional<std::string> checkCpus(int64_t Value) {

@@ -36,11 +36,20 @@ std::string shown(llvm::StringRef Text);
 std::string suggest(llvm::StringRef Word,
                     llvm::ArrayRef<llvm::StringRef> Candidates);
 
+/// The variables by which a user names a host compiler, in precedence order:
+/// "$NVCC_CCBIN", "$CUDAHOSTCXX", "$CXX" (CompilerFacts::ChosenBy).
+llvm::ArrayRef<llvm::StringRef> chosenByVariables();
+
 /// Each check returns an error message (lowercase, no period) or nothing.
 /// \p Key names the key in the message.
 std::optional<std::string> checkVersion(llvm::StringRef Text,
                                         llvm::StringRef Key, Version &Out);
 /// "9.0", "12.0", "10.3": MAJOR.MINOR with one or two digits each.
+/// How strongly the user chose a host compiler: 0 for $NVCC_CCBIN, 1 for
+/// $CUDAHOSTCXX, 2 for $CXX, 3 when not named.
+size_t choiceRank(llvm::StringRef ChosenBy);
+/// One of chosenByVariables().
+std::optional<std::string> checkChosenBy(llvm::StringRef Text);
 std::optional<std::string> checkComputeCapability(llvm::StringRef Text,
                                                   Version &Out);
 /// sm_NN or sm_NNN with an optional 'a' or 'f' suffix.

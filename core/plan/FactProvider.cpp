@@ -1,6 +1,7 @@
 //===- FactProvider.cpp - manifests + machine facts as a PubGrub problem --===//
 #include "core/plan/FactProvider.h"
 
+#include "core/facts/FactsSchema.h"
 #include "core/manifest/Template.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -77,6 +78,7 @@ std::string majorMinor(const Version &V) {
 
 using namespace encoding;
 using TermT = PackageTerm;
+using facts_schema::choiceRank;
 
 FactProvider::FactProvider(const ResolveRequest &Req,
                            const PackageLookup &Lookup, const Facts &F,
@@ -89,13 +91,24 @@ FactProvider::FactProvider(const ResolveRequest &Req,
   stable_sort(Toolkits, [](const NvccFacts *A, const NvccFacts *B) {
     return B->Ver < A->Ver;
   });
-  for (const CompilerFacts &C : F.Compilers) {
-    Version V = compilerVersion(C);
+  // The user's explicit choice first ($NVCC_CCBIN, $CUDAHOSTCXX, $CXX),
+  // then gcc before clang, newest first within a family. One candidate per
+  // version: a chosen compiler is kept over another path of that version.
+  std::vector<const CompilerFacts *> Ordered;
+  for (const CompilerFacts &C : F.Compilers)
+    Ordered.push_back(&C);
+  stable_sort(Ordered, [](const CompilerFacts *A, const CompilerFacts *B) {
+    return choiceRank(A->ChosenBy) < choiceRank(B->ChosenBy);
+  });
+  for (const CompilerFacts *C : Ordered) {
+    Version V = compilerVersion(*C);
     if (none_of(Compilers, [&](const auto &E) { return E.first == V; }))
-      Compilers.emplace_back(V, &C);
+      Compilers.emplace_back(V, C);
   }
-  // gcc before clang, newest first within a family.
   stable_sort(Compilers, [](const auto &A, const auto &B) {
+    size_t RA = choiceRank(A.second->ChosenBy), RB = choiceRank(B.second->ChosenBy);
+    if (RA != RB)
+      return RA < RB;
     if (A.first.epoch() != B.first.epoch())
       return A.first.epoch() < B.first.epoch();
     return B.first < A.first;

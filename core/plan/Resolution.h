@@ -74,6 +74,9 @@ struct Resolution {
   std::vector<std::string> TargetArchs;
   std::string TargetOrigin;
   std::vector<std::string> Warnings;
+  /// The host compiler nvcc runs without -ccbin ($NVCC_CCBIN, else g++ on
+  /// PATH), when the facts say.
+  std::optional<CompilerFacts> NvccDefaultCompiler;
 
   const PackageResolution *find(llvm::StringRef Name) const;
 };

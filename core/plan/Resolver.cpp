@@ -255,6 +255,9 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
     if (!Res.TargetArchs.empty())
       Res.TargetOrigin = "GPUs found";
   }
+  for (const CompilerFacts &C : F.Compilers)
+    if (C.NvccDefault && !Res.NvccDefaultCompiler)
+      Res.NvccDefaultCompiler = C;
   // One sorted list (sm_80 before sm_100, sm_90 before sm_90a), so ranges,
   // archs and messages do not depend on the order GPUs or flags came in.
   auto ArchKey = [](const std::string &A) {
@@ -409,14 +412,31 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
                                   ? CompTerm->set().contains(CV)
                                   : !CompTerm->set().contains(CV);
               if (Rejected)
-                addNotChosen(PR.NotChosen,
-                             CF->Family + " " + CF->Ver.str() + " (" +
-                                 CF->Path + ")",
-                             SF.Text);
+                addNotChosen(PR.NotChosen, CF->label(), SF.Text);
             }
           }
         }
       }
+      // The user's explicit compiler choice is honoured, or said not to be:
+      // each choice stronger than the compiler used, with what was used.
+      if (PR.How == Strategy::Source)
+        for (const auto &[CV, CF] : FullProv->compilers()) {
+          if (CF->ChosenBy.empty() ||
+              (PR.Compiler && CF->Path == PR.Compiler->Path))
+            break;
+          std::string Head = CF->label() + " not used: ";
+          auto It = find_if(PR.NotChosen, [&](const std::string &L) {
+            return StringRef(L).startswith(Head);
+          });
+          if (It == PR.NotChosen.end())
+            It = PR.NotChosen.insert(
+                PR.NotChosen.end(),
+                Head + "no buildable configuration of " + Name + " uses it");
+          if (PR.Compiler)
+            *It += "; using " + PR.Compiler->label() + " instead";
+          // The explicit choice comes first among the lines.
+          std::rotate(PR.NotChosen.begin(), It, It + 1);
+        }
       // Not the newest release from source: say why.
       const Release *Newest = nullptr;
       for (const Release &R : Pkg->Releases)

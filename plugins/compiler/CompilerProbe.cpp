@@ -2,6 +2,7 @@
 
 #include "plugins/compiler/CompilerProbe.h"
 
+#include "core/facts/FactsSchema.h"
 #include "plugins/platform/HostFiles.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -45,7 +46,9 @@ struct Candidate {
   std::string Path;
   std::string Via; // "$CXX", "$PATH", ...
   bool NvccDefault = false;
+  std::string ChosenBy; // "$NVCC_CCBIN", "$CUDAHOSTCXX", "$CXX" or empty
 };
+
 
 /// A program named by an environment variable: a path, or a name on PATH.
 /// "ccache g++ -m64" names g++.
@@ -104,6 +107,7 @@ std::optional<CompilerFacts> CompilerProbe::describe(const ProbeContext &Ctx,
   CompilerFacts F;
   F.Path = C.Path;
   F.NvccDefault = C.NvccDefault;
+  F.ChosenBy = C.ChosenBy;
   F.Family = compiler::familyFromVersionOutput(*Banner);
   std::optional<std::string> Text;
   std::string From;
@@ -135,7 +139,10 @@ std::optional<CompilerFacts> CompilerProbe::describe(const ProbeContext &Ctx,
     return std::nullopt;
   }
   F.Ver = std::move(*V);
-  F.From = Source::probed("compiler", From);
+  // The user named it: the fact says by which variable.
+  F.From = C.ChosenBy.empty() ? Source::probed("compiler", From)
+                              : Source{Source::Kind::Overridden, C.ChosenBy,
+                                       From};
   return F;
 }
 
@@ -166,7 +173,10 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
       Default = findInSearchPath("c++", SearchPath);
   }
   if (!Default.empty())
-    Candidates.push_back({Default, "nvcc default", true});
+    Candidates.push_back({Default, "nvcc default", true,
+                          Ctx.Env.get("NVCC_CCBIN").value_or("").empty()
+                              ? std::string()
+                              : std::string("$NVCC_CCBIN")});
 
   // 2. What the build is told to use.
   for (const char *Var : {"CXX", "CUDAHOSTCXX"}) {
@@ -179,7 +189,8 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
       Answer.Warnings.push_back(std::string("$") + Var + " is " + *Value +
                                 " but it cannot be found");
     else
-      Candidates.push_back({Path, std::string("$") + Var});
+      Candidates.push_back(
+          {Path, std::string("$") + Var, false, std::string("$") + Var});
   }
 
   // 3. Every g++/clang++ on PATH.
@@ -195,7 +206,20 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
     }
   }
 
+  // The same compiler named twice keeps its first spelling and the
+  // strongest explicit choice ($NVCC_CCBIN, $CUDAHOSTCXX, $CXX).
   std::vector<std::string> Seen;
+  for (Candidate &C : Candidates) {
+    std::string Real = realPathOf(C.Path);
+    if (Real.empty())
+      continue;
+    auto First = std::find_if(Candidates.begin(), Candidates.end(),
+                              [&](const Candidate &O) {
+                                return realPathOf(O.Path) == Real;
+                              });
+    if (&*First != &C && facts_schema::choiceRank(C.ChosenBy) < facts_schema::choiceRank(First->ChosenBy))
+      First->ChosenBy = C.ChosenBy;
+  }
   for (const Candidate &C : Candidates) {
     std::string Real = realPathOf(C.Path);
     if (Real.empty() || std::find(Seen.begin(), Seen.end(), Real) != Seen.end())

@@ -190,3 +190,41 @@ TEST(Lint, ReleaseWithoutArchsWarns) {
   EXPECT_THAT(R.Err, HasSubstr(": warning: release 2.3.1 lists no archs: "
                                "resolve assumes it compiles the targets"));
 }
+
+// The compiler the user named ($CUDAHOSTCXX here) is used when nvcc accepts
+// it, and --emit env exports it, not g++.
+TEST(HostCompiler, ExplicitChoiceIsHonoured) {
+  const std::string Project = Projects + "/three-extensions.toml";
+  RunResult R = resolve(Project, "chosen-clang");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("causal-conv1d  1.6.1.post4  build from source "
+                               "with nvcc 12.8.93 (/usr/local/cuda-12.8/bin/"
+                               "nvcc), clang 18.1.8 (/usr/bin/clang++-18, "
+                               "named by $CUDAHOSTCXX)"));
+  EXPECT_THAT(R.Out, HasSubstr("nvcc's default host compiler: gcc 13.3.0 "
+                               "(/usr/bin/g++)\n"));
+  RunResult Env =
+      resolve(Project, "chosen-clang",
+              {"--emit", "env", "--package", "causal-conv1d"});
+  EXPECT_EQ(Env.Code, 0) << Env.Err;
+  EXPECT_THAT(Env.Out, HasSubstr("NVCC_CCBIN=/usr/bin/clang++-18"));
+  EXPECT_THAT(Env.Out, Not(HasSubstr("/usr/bin/g++")));
+  RunResult Json = resolve(Project, "chosen-clang", {"--format", "json"});
+  EXPECT_THAT(Json.Out, HasSubstr("\"chosen_by\": \"$CUDAHOSTCXX\""));
+  EXPECT_THAT(Json.Out, HasSubstr("\"nvcc_default_compiler\": {"));
+}
+
+// When nvcc does not accept it, the report says why and what it used.
+TEST(HostCompiler, IncompatibleChoiceIsExplained) {
+  RunResult R = resolve(Projects + "/three-extensions.toml", "chosen-clang",
+                        {"--set", "nvcc.max_clang=17"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("build from source with nvcc 12.8.93 "
+                               "(/usr/local/cuda-12.8/bin/nvcc), gcc 13.3.0 "
+                               "(/usr/bin/g++)"));
+  EXPECT_THAT(R.Out,
+              HasSubstr("  clang 18.1.8 (/usr/bin/clang++-18, named by "
+                        "$CUDAHOSTCXX) not used: nvcc 12.8.93 supports gcc <= "
+                        "14 and clang <= 17"));
+  EXPECT_THAT(R.Out, HasSubstr("; using gcc 13.3.0 (/usr/bin/g++) instead\n"));
+}

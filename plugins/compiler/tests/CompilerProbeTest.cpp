@@ -83,15 +83,20 @@ TEST(CompilerProbe, FindsGccAndClangDeduplicatesAndMarksNvccsDefault) {
   EXPECT_EQ(G13.Family, "gcc");
   EXPECT_EQ(G13.Ver.str(), "13.3.0");
   EXPECT_EQ(G13.From, Source::probed("compiler", Bin + "/g++ -dumpfullversion"));
+  EXPECT_EQ(G13.ChosenBy, ""); // found on PATH, nobody named it
 
   const CompilerFacts &Clang = A.Found.Compilers[1];
   EXPECT_EQ(Clang.Path, Bin + "/clang++-18");
   EXPECT_FALSE(Clang.NvccDefault);
   EXPECT_EQ(Clang.Family, "clang");
   EXPECT_EQ(Clang.Ver.str(), "18.1.3");
+  // Named by the user: the fact says by which variable.
+  EXPECT_EQ(Clang.ChosenBy, "$CXX");
+  EXPECT_EQ(Clang.From.describe(), "overridden by $CXX");
 
   EXPECT_EQ(A.Found.Compilers[2].Path, Other + "/g++-14");
   EXPECT_EQ(A.Found.Compilers[2].Ver.str(), "14.2.0");
+  EXPECT_EQ(A.Found.Compilers[2].ChosenBy, "$CUDAHOSTCXX");
   EXPECT_TRUE(A.Warnings.empty()) << joined(A.Warnings);
   EXPECT_THAT(A.EnvInputs, Contains("NVCC_CCBIN"));
 }
@@ -110,7 +115,27 @@ TEST(CompilerProbe, NvccCcbinDirectoryIsTheDefault) {
   EXPECT_EQ(A.Found.Compilers[0].Path, T.sub("old/g++"));
   EXPECT_TRUE(A.Found.Compilers[0].NvccDefault);
   EXPECT_EQ(A.Found.Compilers[0].Ver.str(), "11.4.0");
+  EXPECT_EQ(A.Found.Compilers[0].ChosenBy, "$NVCC_CCBIN");
+  EXPECT_EQ(A.Found.Compilers[0].From.describe(),
+            "overridden by $NVCC_CCBIN");
   EXPECT_FALSE(A.Found.Compilers[1].NvccDefault);
+  EXPECT_EQ(A.Found.Compilers[1].ChosenBy, "");
+}
+
+TEST(CompilerProbe, OneCompilerNamedTwiceKeepsTheStrongestChoice) {
+  TempDir T;
+  ASSERT_TRUE(T.ok());
+  writeFile(T.sub("bin/g++-13"), fakeGcc("g++-13", "13.3.0"), true);
+  writeFile(T.sub("bin/clang++-18"), fakeClang("18.1.3"), true);
+  ProbeRun R;
+  R.Env.set("PATH", T.sub("bin"));
+  R.Env.set("CXX", T.sub("bin/clang++-18"));
+  R.Env.set("CUDAHOSTCXX", "clang++-18");
+  ProbeAnswer A = R.run();
+  ASSERT_EQ(A.Found.Compilers.size(), 2u) << joined(A.Warnings);
+  const CompilerFacts &Clang = A.Found.Compilers[0];
+  EXPECT_EQ(Clang.Family, "clang");
+  EXPECT_EQ(Clang.ChosenBy, "$CUDAHOSTCXX");
 }
 
 TEST(CompilerProbe, HangingCompilerIsSkippedWithAWarning) {

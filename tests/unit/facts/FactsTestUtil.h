@@ -115,8 +115,10 @@ inline Facts richFacts() {
   F.Compilers.push_back(
       {"/usr/bin/g++-13", "gcc", ver("13.3.0"),
        Source::probed("compiler", "/usr/bin/g++-13 -dumpfullversion")});
+  F.Compilers.back().NvccDefault = true; // what nvcc runs without -ccbin
   F.Compilers.push_back({"/usr/lib/llvm-19/bin/clang++", "clang", ver("19.1.7"),
                          Source::probed("compiler", "clang++ --version")});
+  F.Compilers.back().ChosenBy = "$CUDAHOSTCXX"; // the user named it
   F.Python = PythonFacts{"/home/ünïcødé/venv\tbin/python3", ver("3.12.3"),
                          Source::probed("python", "sys.version_info")};
   F.Torch = TorchFacts{.Ver = ver("2.11.0+cu128"),
