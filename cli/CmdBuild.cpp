@@ -40,14 +40,7 @@ namespace cudadeps::cli {
 namespace {
 
 std::vector<OptionSpec> buildOptionTable() {
-  std::vector<OptionSpec> Specs = machineOptions();
-  Specs.push_back({"--registry", "", "DIR",
-                   "look for package manifests in DIR first", true});
-  Specs.push_back({"--arch", "", "sm_XX",
-                   "target this GPU architecture instead of the GPUs found",
-                   true});
-  Specs.push_back({"--no-fallback", "", "",
-                   "a needed fallback is a failure (exit 1)"});
+  std::vector<OptionSpec> Specs = solveOptions();
   Specs.push_back({"--jobs", "-j", "N",
                    "parallel compile jobs (MAX_JOBS); default: from CPUs and "
                    "memory"});

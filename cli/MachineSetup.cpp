@@ -23,6 +23,18 @@ std::vector<OptionSpec> machineOptions() {
   };
 }
 
+std::vector<OptionSpec> solveOptions() {
+  std::vector<OptionSpec> Specs = machineOptions();
+  Specs.push_back({"--registry", "", "DIR",
+                   "look for package manifests in DIR first", true});
+  Specs.push_back({"--arch", "", "sm_XX",
+                   "target this GPU architecture instead of the GPUs found",
+                   true});
+  Specs.push_back({"--no-fallback", "", "",
+                   "a needed fallback is a failure (exit 1)"});
+  return Specs;
+}
+
 Expected<MachineFacts> gatherMachineFacts(Context &Ctx,
                                           const ParsedOptions &Opts) {
   static RealEnvironment Env;

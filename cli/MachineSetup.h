@@ -21,6 +21,10 @@ namespace cudadeps::cli {
 /// --facts, --set, --plugin, --refresh.
 std::vector<OptionSpec> machineOptions();
 
+/// machineOptions() plus what every solving command takes: --registry,
+/// --arch, --no-fallback.
+std::vector<OptionSpec> solveOptions();
+
 /// Gathers the facts of the machine the options describe.
 llvm::Expected<MachineFacts> gatherMachineFacts(Context &Ctx,
                                                 const ParsedOptions &Opts);
