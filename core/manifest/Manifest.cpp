@@ -1,5 +1,7 @@
 #include "core/manifest/Manifest.h"
 
+#include "core/manifest/Template.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -139,6 +141,58 @@ const Release *Package::findRelease(const Version &V) const {
 
 const Located &Package::tagTemplateFor(const Release &R) const {
   return R.Tag ? *R.Tag : Tag;
+}
+
+std::string Package::gitTagFor(const Release &R) const {
+  Expected<std::string> T = expandTemplate(
+      tagTemplateFor(R).Value,
+      [&](StringRef Name) -> std::optional<std::string> {
+        if (Name == "version")
+          return R.VersionText;
+        return std::nullopt;
+      });
+  if (!T) {
+    consumeError(T.takeError());
+    return tagTemplateFor(R).Value;
+  }
+  return *T;
+}
+
+std::string Package::releaseTagFor(const Release &R) const {
+  if (R.Prebuilt && R.Prebuilt->Tag)
+    return R.Prebuilt->Tag->Value;
+  return gitTagFor(R);
+}
+
+ExtrasMap Package::extrasFor(const Release &R) const {
+  ExtrasMap Out = Extras;
+  for (const auto &[Name, Reqs] : R.Extras)
+    Out.insert_or_assign(Name, Reqs);
+  return Out;
+}
+
+bool Arch::conditionHolds(const Version &Nvcc) const {
+  if (!NvccCond)
+    return true;
+  return NvccCond->contains(Nvcc.withoutLocal().truncated(2));
+}
+
+bool PrebuiltMatrix::excludes(const Version &TorchMM, uint64_t CudaMajor,
+                              StringRef PythonTag, std::optional<bool> Abi,
+                              StringRef PlatformTag) const {
+  return llvm::any_of(Exclude, [&](const MatrixExclude &E) {
+    auto Has = [](const auto &List, const auto &V) {
+      return List.empty() || llvm::is_contained(List, V);
+    };
+    bool CudaOk = E.Cuda.empty() || llvm::any_of(E.Cuda, [&](const Version &C) {
+                    return C.major() == CudaMajor;
+                  });
+    bool AbiOk = E.Cxx11Abi.empty() || (Abi && Has(E.Cxx11Abi, *Abi));
+    bool PyOk = E.Python.empty() || (!PythonTag.empty() && Has(E.Python, PythonTag.str()));
+    bool PlatOk = E.Platform.empty() ||
+                  (!PlatformTag.empty() && Has(E.Platform, PlatformTag.str()));
+    return Has(E.Torch, TorchMM) && CudaOk && AbiOk && PyOk && PlatOk;
+  });
 }
 
 } // namespace cudadeps

@@ -51,11 +51,16 @@ struct Located {
 /// is written 'nvcc-version'). A key that is a package name close to a fact
 /// ('pyhton') loads with a warning. In TOML, write "torch.cuda" quoted when
 /// `torch` itself is also a key of the same table.
+///
+/// A package key may name extras of that package, as PEP 508 does:
+/// `"fla-core[cuda]" = "==0.6.0"` in a [requires] table, "name[cuda]" in a
+/// project's list. The key is then the package's canonical name and the
+/// extras are kept (canonical too) in Extras.
 struct Requirement {
   std::string Key;       // canonical: "nvcc", "torch.cuda", "causal-conv1d"
   VersionSet Range;      // VersionSet::any() for "*" or a bare project name
   std::string Text;      // the specifier as written: ">=11.6", "*"
-  std::vector<std::string> Extras; // project requirements only: "name[cuda]"
+  std::vector<std::string> Extras; // "name[cuda]": {"cuda"}
   SourceLocation Loc;    // the value (the string), where errors point
   SourceLocation KeyLoc; // the key ([requires]) or the string (project)
 };
@@ -64,24 +69,68 @@ struct Requirement {
 using RequirementMap = std::map<std::string, Requirement>;
 
 /// A CUDA architecture such as sm_90, sm_90a or sm_100f.
+///
+/// In a release's `archs` an arch is written either as a plain string (the
+/// release compiles it when the chosen nvcc can, and skips it otherwise) or
+/// as a table that says what setup.py really passes:
+///   { arch = "sm_80" }                     passed with every nvcc
+///   { archs = ["sm_100", "sm_120"], nvcc = ">=12.8" }
+///                                          passed only by such an nvcc
+/// A table entry is Passed: the build hands it to nvcc whenever its condition
+/// holds, so an nvcc that meets the condition but cannot compile the arch
+/// fails the build (the release then needs another nvcc). The condition is
+/// tested against nvcc's major.minor, the `release X.Y` that setup.py parses
+/// from `nvcc -V` (12.9.86 is 12.9, so "<=12.9" holds for it).
 struct Arch {
   std::string Name;
   SourceLocation Loc;
+  /// Written as a table: passed to nvcc whenever NvccCond holds.
+  bool Passed = false;
+  /// The nvcc versions (major.minor) for which it is passed; none = always.
+  std::optional<VersionSet> NvccCond;
+  std::string NvccCondText; // as written: ">=13.0"
   /// The compute capability number: 90 for sm_90a, 120 for sm_120.
   unsigned number() const;
+  /// True when the build passes (or, for a plain entry, may compile) this
+  /// arch with nvcc \p Nvcc: no condition, or major.minor of Nvcc in it.
+  bool conditionHolds(const Version &Nvcc) const;
 };
 
 /// The published binary matrix of one release ([release.prebuilt]). Each
 /// list is a dimension; a binary exists for each combination (the package's
 /// [prebuilt] url template names it).
-struct PrebuiltMatrix {
+/// The dimensions of a prebuilt matrix, and of one of its `exclude` entries.
+struct MatrixDims {
   std::vector<Version> Torch;        // major.minor: 2.6, 2.10
   std::vector<Version> Cuda;         // CUDA major (or major.minor): 12
   std::vector<std::string> Python;   // wheel tags: cp312
   std::vector<bool> Cxx11Abi;        // empty = the ABI is not in the name
   std::vector<std::string> Platform; // linux_x86_64, linux_aarch64
+};
+
+/// One `exclude` entry of a prebuilt matrix: the combinations that match
+/// every dimension it names were not built (a CI matrix `exclude:` entry, or
+/// a combination its build logic cannot produce). Empty lists match all.
+struct MatrixExclude : MatrixDims {
   SourceLocation Loc;
 };
+
+struct PrebuiltMatrix : MatrixDims {
+  std::vector<MatrixExclude> Exclude;
+  /// The release (tag) the binaries are attached to when it is not the
+  /// release's own git tag: {release_tag} in the [prebuilt] url.
+  std::optional<Located> Tag;
+  SourceLocation Loc;
+
+  /// True when an `exclude` entry removes this combination. An absent value
+  /// (no python, unknown ABI) matches only entries that do not name it.
+  bool excludes(const Version &TorchMM, uint64_t CudaMajor,
+                llvm::StringRef PythonTag, std::optional<bool> Abi,
+                llvm::StringRef PlatformTag) const;
+};
+
+/// Extras of a package (PEP 508 `name[extra]`): what each one adds.
+using ExtrasMap = std::map<std::string, RequirementMap>;
 
 struct Release {
   Version Ver;
@@ -90,6 +139,7 @@ struct Release {
   std::optional<Located> Tag;        // overrides the package's tag template
   std::optional<Located> Commit;     // pins the commit the tag must resolve to
   RequirementMap Requires;           // overrides [requires] key by key
+  ExtrasMap Extras;                  // [release.extras.NAME]: replaces [extras.NAME]
   std::vector<Arch> Archs;           // empty = not declared
   std::optional<PrebuiltMatrix> Prebuilt;
 };
@@ -133,6 +183,7 @@ struct Package {
   BuildKind Kind = BuildKind::TorchExtension; // `build = "..."`
   SourceLocation KindLoc;
   RequirementMap Requires;      // [requires], for every release
+  ExtrasMap Extras;             // [extras.NAME], for every release
   std::vector<Release> Releases; // in file order
   BuildSpec Build;              // [build]
   std::optional<Located> PrebuiltUrl; // [prebuilt] url template
@@ -147,6 +198,16 @@ struct Package {
   const Release *findRelease(const Version &V) const;
   /// The tag of a release: its own tag, else the package template.
   const Located &tagTemplateFor(const Release &R) const;
+  /// The git tag a release is checked out at: its tag template expanded
+  /// with its version as written ("v{version}" -> "v1.6.1"; a release with
+  /// tag = "v1.6.1.post4" gives that).
+  std::string gitTagFor(const Release &R) const;
+  /// The GitHub release its binaries are attached to ({release_tag}):
+  /// [release.prebuilt] tag, else gitTagFor(R).
+  std::string releaseTagFor(const Release &R) const;
+  /// The extras of a release: [extras] with [release.extras] entries
+  /// replacing whole extras.
+  ExtrasMap extrasFor(const Release &R) const;
 };
 
 struct Project {

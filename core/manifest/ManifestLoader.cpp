@@ -36,13 +36,17 @@ using Region = toml::source_region;
 
 // Keys allowed in each table.
 const StringRef RootKeys[] = {"schema",   "package",  "requires",
-                              "release",  "build",    "prebuilt",
-                              "fallback", "project",  "target"};
+                              "extras",   "release",  "build",
+                              "prebuilt", "fallback", "project",
+                              "target"};
 const StringRef PackageKeys[] = {"name", "summary", "git", "tag", "build"};
-const StringRef ReleaseKeys[] = {"version", "tag",   "commit",
-                                 "requires", "archs", "prebuilt"};
-const StringRef MatrixKeys[] = {"torch", "cuda", "python", "cxx11_abi",
-                                "platform"};
+const StringRef ReleaseKeys[] = {"version", "tag",      "commit", "requires",
+                                 "extras",  "archs",    "prebuilt"};
+const StringRef MatrixDimKeys[] = {"torch", "cuda", "python", "cxx11_abi",
+                                   "platform"};
+const StringRef MatrixKeys[] = {"torch",    "cuda",    "python", "cxx11_abi",
+                                "platform", "exclude", "tag"};
+const StringRef ArchEntryKeys[] = {"arch", "archs", "nvcc"};
 const StringRef BuildKeys[] = {"command", "cmake_args", "env", "submodules",
                                "memory_per_job_gib"};
 const StringRef PrebuiltKeys[] = {"url"};
@@ -192,7 +196,10 @@ private:
   void checkTemplateValue(const Located &V);
   void checkTagValue(const Located &V);
   void checkGitProblem(const Located &V, const std::optional<GitProblem> &P);
-  std::vector<Arch> getArchs(const toml::table &T, StringRef Where);
+  std::vector<Arch> getArchs(const toml::table &T, StringRef Where,
+                             bool AllowTables);
+  std::optional<Located> checkArchName(const Located &L);
+  void parseArchEntry(const toml::table &E, std::vector<Arch> &Out);
   std::map<std::string, Located> getEnv(const toml::table &T, StringRef Key,
                                         StringRef Where);
 
@@ -205,6 +212,9 @@ private:
                     Package &P);
   void parseRelease(const toml::table &T, StringRef PkgName, Release &R);
   std::optional<PrebuiltMatrix> parseMatrix(const toml::table &T);
+  void parseDims(const toml::table &T, StringRef Where, MatrixDims &M);
+  void parseExtras(const toml::table &T, StringRef Where, StringRef SelfName,
+                   ExtrasMap &Out);
   void parseBuild(const toml::table &T, BuildSpec &B);
   void parseFallback(const toml::table &T, StringRef PkgName, Fallback &F);
   void parseProject(const toml::table &Root, const toml::table &T,
@@ -351,28 +361,92 @@ void Loader::checkTagValue(const Located &V) {
   checkGitProblem(V, P);
 }
 
-std::vector<Arch> Loader::getArchs(const toml::table &T, StringRef Where) {
-  std::vector<Arch> Out;
-  std::optional<std::vector<Located>> List = getStringArray(T, "archs", Where);
-  if (!List)
-    return Out;
-  StringSet<> Seen;
-  for (Located &L : *List) {
-    if (!isValidArch(L.Value)) {
-      StringRef V(L.Value);
-      std::string Hint = archHint(V.take_front(40));
-      error(L.Loc, "invalid arch '" + V.take_front(40) +
-                       "'; expected sm_NN, sm_NNa or sm_NNf",
-            Hint);
-      continue;
+std::optional<Located> Loader::checkArchName(const Located &L) {
+  if (isValidArch(L.Value))
+    return L;
+  StringRef V(L.Value);
+  std::string Hint = archHint(V.take_front(40));
+  error(L.Loc, "invalid arch '" + V.take_front(40) +
+                   "'; expected sm_NN, sm_NNa or sm_NNf",
+        Hint);
+  return std::nullopt;
+}
+
+/// { arch = "sm_80" } or { archs = [...], nvcc = ">=12.8" }.
+void Loader::parseArchEntry(const toml::table &E, std::vector<Arch> &Out) {
+  const StringRef Where = "an archs entry";
+  checkKeys(E, ArchEntryKeys, Where);
+  std::vector<Located> Names;
+  if (auto One = getString(E, "arch", Where, false))
+    Names.push_back(std::move(*One));
+  if (auto Many = getStringArray(E, "archs", Where))
+    for (Located &L : *Many)
+      Names.push_back(std::move(L));
+  if (!E.contains("arch") && !E.contains("archs"))
+    error(E.source(), "an archs entry needs 'arch' or 'archs'",
+          "e.g. { archs = [\"sm_100\", \"sm_120\"], nvcc = \">=12.8\" }");
+  std::optional<VersionSet> Cond;
+  std::string CondText;
+  if (auto C = getString(E, "nvcc", Where, false)) {
+    Expected<VersionSet> R = VersionSet::parse(C->Value);
+    if (!R) {
+      error(C->Loc, "bad nvcc condition: " + toString(R.takeError()));
+      return;
     }
-    if (!Seen.insert(L.Value).second) {
-      error(L.Loc, "duplicate arch '" + L.Value + "'");
-      continue;
+    if (R->isEmpty()) {
+      error(C->Loc, "nvcc condition '" + C->Value + "' matches no version");
+      return;
     }
-    Out.push_back({L.Value, L.Loc});
+    Cond = std::move(*R);
+    CondText = C->Value;
   }
-  return Out;
+  for (const Located &L : Names) {
+    if (!checkArchName(L))
+      continue;
+    Arch A{L.Value, L.Loc};
+    A.Passed = true;
+    A.NvccCond = Cond;
+    A.NvccCondText = CondText;
+    Out.push_back(std::move(A));
+  }
+}
+
+std::vector<Arch> Loader::getArchs(const toml::table &T, StringRef Where,
+                                   bool AllowTables) {
+  std::vector<Arch> Out;
+  const toml::node *N = T.get("archs");
+  if (!N)
+    return Out;
+  const toml::array *List = N->as_array();
+  if (!List) {
+    error(N->source(), "'archs' in " + Where +
+                           " must be an array, not " + typeName(*N));
+    return Out;
+  }
+  for (const toml::node &E : *List) {
+    if (const toml::table *Entry = E.as_table(); Entry && AllowTables) {
+      parseArchEntry(*Entry, Out);
+      continue;
+    }
+    std::optional<Located> S = asString(
+        E, AllowTables ? "each entry of 'archs' in " + Where +
+                             " (a string or a table)"
+                       : "each entry of 'archs' in " + Where);
+    if (!S)
+      continue;
+    if (checkArchName(*S))
+      Out.push_back({S->Value, S->Loc});
+  }
+  StringSet<> Seen;
+  std::vector<Arch> Unique;
+  for (Arch &A : Out) {
+    if (!Seen.insert(A.Name).second) {
+      error(A.Loc, "duplicate arch '" + A.Name + "'");
+      continue;
+    }
+    Unique.push_back(std::move(A));
+  }
+  return Unique;
 }
 
 std::map<std::string, Located> Loader::getEnv(const toml::table &T,
@@ -405,8 +479,30 @@ std::map<std::string, Located> Loader::getEnv(const toml::table &T,
 void Loader::addRequirement(StringRef Key, const toml::node &Value,
                             const Region &KeyRegion, StringRef Where,
                             StringRef SelfName, RequirementMap &Out) {
-  KeyVerdict V = checkRequirementKey(Key);
   SourceLocation KeyLoc = loc(KeyRegion);
+  // "fla-core[cuda]": a package with extras.
+  std::vector<std::string> Extras;
+  if (Key.endswith("]") && Key.contains('[')) {
+    auto [Base, List] = Key.drop_back().split('[');
+    SmallVector<StringRef, 4> Parts;
+    List.split(Parts, ',');
+    for (StringRef E : Parts) {
+      E = E.trim();
+      if (!isValidPackageName(E)) {
+        error(KeyLoc, "invalid extra '" + E.take_front(40) + "' in '" +
+                          Key.take_front(80) + "'");
+        return;
+      }
+      Extras.push_back(canonicalPackageName(E));
+    }
+    if (isFactKey(Base.trim()) || !isValidPackageName(Base.trim())) {
+      error(KeyLoc, "extras are only for packages, not '" +
+                        Base.take_front(80) + "'");
+      return;
+    }
+    Key = Base.trim();
+  }
+  KeyVerdict V = checkRequirementKey(Key);
   if (V.Kind == KeyVerdict::Error) {
     error(KeyLoc, V.Message + " in " + Where, V.Hint);
     return;
@@ -440,9 +536,34 @@ void Loader::addRequirement(StringRef Key, const toml::node &Value,
   }
   It->second.Key = V.Canonical;
   It->second.Range = std::move(*Range);
+  It->second.Extras = std::move(Extras);
   It->second.Text = S->Value;
   It->second.Loc = S->Loc;
   It->second.KeyLoc = KeyLoc;
+}
+
+void Loader::parseExtras(const toml::table &T, StringRef Where,
+                         StringRef SelfName, ExtrasMap &Out) {
+  for (auto &&[K, V] : T) {
+    StringRef Name(K.str().data(), K.str().size());
+    if (!isValidPackageName(Name)) {
+      error(K.source(), "invalid extra name '" + Name.take_front(80) + "' in " +
+                            Where);
+      continue;
+    }
+    const toml::table *Reqs = V.as_table();
+    if (!Reqs) {
+      error(V.source(), "extra '" + Name + "' in " + Where +
+                            " must be a table of requirements, not " +
+                            typeName(V));
+      continue;
+    }
+    RequirementMap &R = Out[canonicalPackageName(Name)];
+    parseRequires(*Reqs, ("[" + Where.drop_front().drop_back() + "." + Name +
+                          "]")
+                             .str(),
+                  SelfName, R);
+  }
 }
 
 void Loader::parseRequires(const toml::table &T, StringRef Where,
@@ -498,16 +619,14 @@ void Loader::parseRelease(const toml::table &T, StringRef PkgName,
   }
   if (const toml::table *Req = getTable(T, "requires", "[[release]]"))
     parseRequires(*Req, "[release.requires]", PkgName, R.Requires);
-  R.Archs = getArchs(T, "[[release]]");
+  if (const toml::table *X = getTable(T, "extras", "[[release]]"))
+    parseExtras(*X, "[release.extras]", PkgName, R.Extras);
+  R.Archs = getArchs(T, "[[release]]", /*AllowTables=*/true);
   if (const toml::table *M = getTable(T, "prebuilt", "[[release]]"))
     R.Prebuilt = parseMatrix(*M);
 }
 
-std::optional<PrebuiltMatrix> Loader::parseMatrix(const toml::table &T) {
-  const StringRef Where = "[release.prebuilt]";
-  checkKeys(T, MatrixKeys, Where);
-  PrebuiltMatrix M;
-  M.Loc = loc(T.source());
+void Loader::parseDims(const toml::table &T, StringRef Where, MatrixDims &M) {
   auto ForEach = [&](StringRef Key, auto Fn) {
     const toml::node *N = T.get(std::string_view(Key.data(), Key.size()));
     if (!N)
@@ -586,6 +705,40 @@ std::optional<PrebuiltMatrix> Loader::parseMatrix(const toml::table &T) {
     }
     M.Platform.push_back(S->Value);
   });
+}
+
+std::optional<PrebuiltMatrix> Loader::parseMatrix(const toml::table &T) {
+  const StringRef Where = "[release.prebuilt]";
+  checkKeys(T, MatrixKeys, Where);
+  PrebuiltMatrix M;
+  M.Loc = loc(T.source());
+  parseDims(T, Where, M);
+  if (std::optional<Located> Tag = getString(T, "tag", Where, false)) {
+    if (!placeholdersIn(Tag->Value).empty())
+      error(Tag->Loc, "'tag' in [release.prebuilt] is a release tag, not a "
+                      "template");
+    else
+      checkTagValue(*Tag);
+    M.Tag = std::move(*Tag);
+  }
+  if (const toml::node *N = T.get("exclude")) {
+    if (!N->is_array_of_tables()) {
+      error(N->source(), "'exclude' in [release.prebuilt] must be an array of "
+                         "tables, not " + typeName(*N),
+            "e.g. exclude = [{ torch = [\"2.8\"], cuda = [11] }]");
+    } else {
+      for (const toml::node &E : *N->as_array()) {
+        const toml::table &Entry = *E.as_table();
+        checkKeys(Entry, MatrixDimKeys, "an exclude entry");
+        MatrixExclude X;
+        X.Loc = loc(Entry.source());
+        parseDims(Entry, "an exclude entry", X);
+        if (Entry.empty())
+          error(X.Loc, "an empty exclude entry would exclude every binary");
+        M.Exclude.push_back(std::move(X));
+      }
+    }
+  }
   return M;
 }
 
@@ -694,6 +847,8 @@ void Loader::parsePackage(const toml::table &Root, const toml::table &T,
   std::string Self = isValidPackageName(P.Name) ? P.canonicalName() : "";
   if (const toml::table *Req = getTable(Root, "requires", "the manifest"))
     parseRequires(*Req, "[requires]", Self, P.Requires);
+  if (const toml::table *X = getTable(Root, "extras", "the manifest"))
+    parseExtras(*X, "[extras]", Self, P.Extras);
 
   if (const toml::node *N = Root.get("release")) {
     const toml::array *A = N->as_array();
@@ -787,7 +942,7 @@ void Loader::parseProjectRequirement(const Located &S, RequirementMap &Out) {
         Fail(E.empty() ? Rest : E, "invalid extra '" + E + "'");
         return;
       }
-      Extras.push_back(E.str());
+      Extras.push_back(canonicalPackageName(E));
     }
     Rest = Rest.drop_front(Close + 1).ltrim();
   }
@@ -881,7 +1036,7 @@ void Loader::parseProject(const toml::table &Root, const toml::table &T,
   }
   if (const toml::table *Target = getTable(Root, "target", "the manifest")) {
     checkKeys(*Target, TargetKeys, "[target]");
-    P.TargetArchs = getArchs(*Target, "[target]");
+    P.TargetArchs = getArchs(*Target, "[target]", /*AllowTables=*/false);
   }
 }
 
@@ -918,7 +1073,8 @@ void Loader::run(const toml::table &Root, Manifest &M) {
   }
 
   // Package-only tables need a package; [target] needs a project.
-  for (StringRef Key : {"requires", "release", "build", "prebuilt", "fallback"}) {
+  for (StringRef Key :
+       {"requires", "extras", "release", "build", "prebuilt", "fallback"}) {
     if (Root.contains("package"))
       break;
     if (const toml::node *N = Root.get(std::string_view(Key.data(), Key.size())))
@@ -1001,6 +1157,65 @@ Expected<Manifest> loadManifest(StringRef Path) {
   return parseManifest(*Text, Path);
 }
 
+namespace {
+
+/// A matrix whose binaries the url template cannot tell apart, an exclude
+/// entry naming a value the matrix does not have, a prebuilt tag the url
+/// does not use.
+template <typename ErrFn>
+void lintMatrix(const Located &Url, const Release &R, const PrebuiltMatrix &M,
+                ErrFn &&Err) {
+  std::vector<std::string> Used = placeholdersIn(Url.Value);
+  auto Uses = [&](StringRef Name) { return llvm::is_contained(Used, Name); };
+  struct Dim {
+    StringRef Key, Placeholder;
+    size_t Count;
+  };
+  const Dim Dims[] = {{"torch", "torch.major_minor", M.Torch.size()},
+                      {"cuda", "torch.cuda_major", M.Cuda.size()},
+                      {"python", "python.tag", M.Python.size()},
+                      {"cxx11_abi", "torch.cxx11_abi_upper", M.Cxx11Abi.size()},
+                      {"platform", "platform.tag", M.Platform.size()}};
+  for (const Dim &D : Dims)
+    if (D.Count > 1 && !Uses(D.Placeholder))
+      Err(M.Loc,
+          "release " + R.VersionText + ": the prebuilt matrix has " +
+              Twine(D.Count) + " values of '" + D.Key +
+              "' but the [prebuilt] url has no {" + D.Placeholder +
+              "}, so their binaries would share one URL",
+          "add {" + D.Placeholder.str() + "} to the url template (at " +
+              std::to_string(Url.Loc.Line) + ":" +
+              std::to_string(Url.Loc.Column) + ")");
+  if (M.Tag && !Uses("release_tag"))
+    Err(M.Tag->Loc, "release " + R.VersionText +
+                        ": [release.prebuilt] tag is only used through "
+                        "{release_tag}, which the [prebuilt] url does not use");
+  for (const MatrixExclude &X : M.Exclude) {
+    auto Missing = [&](StringRef Key, const std::string &Value) {
+      Err(X.Loc, "release " + R.VersionText + ": exclude entry names " + Key +
+                     " " + Value + ", which the matrix does not list");
+    };
+    for (const Version &T : X.Torch)
+      if (!llvm::is_contained(M.Torch, T))
+        Missing("torch", T.str());
+    for (const Version &C : X.Cuda)
+      if (llvm::none_of(M.Cuda,
+                        [&](const Version &V) { return V.major() == C.major(); }))
+        Missing("cuda", C.str());
+    for (const std::string &Py : X.Python)
+      if (!llvm::is_contained(M.Python, Py))
+        Missing("python", Py);
+    for (bool A : X.Cxx11Abi)
+      if (!llvm::is_contained(M.Cxx11Abi, A))
+        Missing("cxx11_abi", A ? "true" : "false");
+    for (const std::string &Pl : X.Platform)
+      if (!llvm::is_contained(M.Platform, Pl))
+        Missing("platform", Pl);
+  }
+}
+
+} // namespace
+
 Error lintManifest(const Manifest &M) {
   DiagnosticEngine Diags(M.File, M.Text);
   auto Err = [&](const SourceLocation &L, const Twine &Msg,
@@ -1037,6 +1252,8 @@ Error lintManifest(const Manifest &M) {
       if (R.Prebuilt && !P.PrebuiltUrl)
         Err(R.Prebuilt->Loc, "[release.prebuilt] needs a [prebuilt] url "
                              "template to name the binaries");
+      if (R.Prebuilt && P.PrebuiltUrl)
+        lintMatrix(*P.PrebuiltUrl, R, *R.Prebuilt, Err);
     }
   }
   std::vector<Diagnostic> All = Diags.diagnostics();

@@ -18,7 +18,7 @@ ArrayRef<StringRef> knownPlaceholders() {
       "python",         "torch.cuda_major",
       "torch.major_minor", "torch.cxx11_abi_upper",
       "python.tag",     "platform.tag",
-      "arch_numbers"};
+      "arch_numbers",   "release_tag"};
   return Names;
 }
 

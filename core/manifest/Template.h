@@ -23,6 +23,7 @@ namespace cudadeps {
 /// {version} {src} {out} {nvcc} {cuda_home} {cxx} {jobs} {archs} {gencode}
 /// {torch_arch_list} {python} {torch.cuda_major} {torch.major_minor}
 /// {torch.cxx11_abi_upper} {python.tag} {platform.tag} {arch_numbers}
+/// {release_tag} (the GitHub release a prebuilt binary is attached to)
 llvm::ArrayRef<llvm::StringRef> knownPlaceholders();
 
 /// One problem in a template; Offset is the byte offset of the offending

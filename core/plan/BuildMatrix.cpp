@@ -131,6 +131,12 @@ Expected<BuildMatrix> computeBuildMatrix(const Manifest &M,
         }
         for (const std::optional<bool> &Abi : Abis)
           for (const std::string &Platform : Platforms) {
+            if (Matrix.excludes(Torch, Major, Tag, Abi, Platform)) {
+              spdlog::debug("matrix: torch {} cuda {} {} {}: excluded by the "
+                            "release's matrix",
+                            Torch.str(), Cuda.str(), Tag, Platform);
+              continue;
+            }
             MatrixRow Row;
             Row.Torch = Torch;
             Row.CudaMajor = Major;

@@ -7,8 +7,9 @@
 // A combination cannot exist when the torch table (manifests/cuda/torch.toml)
 // says that torch minor was never published for the CUDA major or for the
 // Python version, or when no known nvcc of the CUDA major satisfies the
-// package's nvcc requirement. Torch minors the table does not list are kept
-// (unchecked). Rendering lives in cli/CmdMatrix.cpp.
+// package's nvcc requirement, or when an `exclude` entry of the matrix
+// removes it (the publishing CI skipped it). Torch minors the table does not
+// list are kept (unchecked). Rendering lives in cli/CmdMatrix.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_PLAN_BUILDMATRIX_H

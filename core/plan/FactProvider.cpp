@@ -74,6 +74,19 @@ std::string majorMinor(const Version &V) {
   return formatv("{0}.{1}", V.major(), V.minor()).str();
 }
 
+std::string extraPackage(StringRef Package, StringRef Extra) {
+  return (Package + "[" + Extra + "]").str();
+}
+
+std::pair<StringRef, StringRef> splitExtra(StringRef P) {
+  if (!P.endswith("]"))
+    return {P, ""};
+  size_t Open = P.find('[');
+  if (Open == StringRef::npos)
+    return {P, ""};
+  return {P.take_front(Open), P.drop_front(Open + 1).drop_back()};
+}
+
 } // namespace encoding
 
 using namespace encoding;
@@ -122,13 +135,27 @@ void FactProvider::pinRoot(const std::string &Package, VersionSet Set) {
 std::vector<std::pair<std::string, VersionSet>> FactProvider::rootDeps() const {
   std::vector<std::pair<std::string, VersionSet>> Out;
   for (const auto &[Key, R] : Req.Requires) {
-    auto Dep = mapRequirement(Key, R.Range);
+    size_t First = Out.size();
+    addRequirement(R, Out);
     auto Pin = RootPins.find(Key);
     if (Pin != RootPins.end())
-      Dep.second = Dep.second.intersect(Pin->second);
-    Out.push_back(std::move(Dep));
+      for (size_t I = First; I < Out.size(); ++I)
+        Out[I].second = Out[I].second.intersect(Pin->second);
   }
   return Out;
+}
+
+void FactProvider::addRequirement(
+    const Requirement &R,
+    std::vector<std::pair<std::string, VersionSet>> &Out) const {
+  auto Dep = mapRequirement(R.Key, R.Range);
+  bool IsPackage = Lookup(R.Key) != nullptr;
+  std::string Name = Dep.first;
+  VersionSet Set = Dep.second;
+  Out.push_back(std::move(Dep));
+  if (IsPackage)
+    for (const std::string &E : R.Extras)
+      Out.emplace_back(extraPackage(Name, E), Set);
 }
 
 std::vector<Version> FactProvider::versions(const std::string &P) {
@@ -146,6 +173,8 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
       Out.push_back(C.first);
     return Out;
   }
+  if (auto [Base, Extra] = splitExtra(P); !Extra.empty() && Lookup(Base))
+    return versions(Base.str());
   if (const Package *Pkg = Lookup(P)) {
     std::vector<const Release *> Rs;
     for (const Release &R : Pkg->Releases)
@@ -170,6 +199,25 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
                                                const Version &V) {
   if (P == Req.RootName)
     return PackageDependencies::available(rootDeps());
+  if (auto [Base, Extra] = splitExtra(P); !Extra.empty()) {
+    const Package *BasePkg = Lookup(Base);
+    const Release *Rel = BasePkg ? BasePkg->findRelease(V.withEpoch(0)) : nullptr;
+    if (!Rel)
+      return PackageDependencies::unavailable("no such release");
+    std::vector<std::pair<std::string, VersionSet>> On{
+        {Base.str(), VersionSet::exactly(V)}};
+    ExtrasMap X = BasePkg->extrasFor(*Rel);
+    auto It = X.find(Extra.str());
+    if (It == X.end())
+      return PackageDependencies::unavailable(
+          formatv("{0} {1} has no extra '{2}'", BasePkg->Name, Rel->VersionText,
+                  Extra)
+              .str());
+    for (const auto &[Key, R] : It->second)
+      if (Key != "nvcc" && Key != "gcc" && Key != "clang")
+        addRequirement(R, On);
+    return PackageDependencies::available(std::move(On));
+  }
   const Package *Pkg = Lookup(P);
   if (!Pkg)
     return PackageDependencies::available({});
@@ -190,7 +238,7 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
     }
     for (const auto &[Key, R] : Reqs)
       if (Key != "nvcc" && Key != "gcc" && Key != "clang")
-        On.push_back(mapRequirement(Key, R.Range));
+        addRequirement(R, On);
     return PackageDependencies::available(std::move(On));
   }
   if (Compiles && !Targets.empty() && !Rel->Archs.empty()) {
@@ -205,6 +253,10 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   for (const auto &[Key, R] : Reqs) {
     if (!Compiles && (Key == "nvcc" || Key == "gcc" || Key == "clang"))
       continue;
+    if (!R.Extras.empty()) {
+      addRequirement(R, On);
+      continue;
+    }
     auto Dep = mapRequirement(Key, R.Range);
     HasNvcc |= Dep.first == NvccPkg;
     if (Dep.first == CompilerPkg) {
@@ -273,9 +325,18 @@ std::vector<std::string> FactProvider::archsFor(const Release &Rel,
     for (const Arch &A : Rel.Archs)
       Candidates.push_back(A.Name);
   std::vector<std::string> Out;
-  for (const std::string &A : Candidates)
-    if (!Nvcc || nvccSupports(*Nvcc, A))
+  for (const std::string &A : Candidates) {
+    auto Entry = find_if(Rel.Archs, [&](const Arch &X) { return X.Name == A; });
+    if (!Nvcc) {
       Out.push_back(A);
+    } else if (Entry != Rel.Archs.end() && Entry->Passed) {
+      // setup.py passes it whenever its condition holds: exactly these.
+      if (Entry->conditionHolds(Nvcc->Ver))
+        Out.push_back(A);
+    } else if (nvccSupports(*Nvcc, A)) {
+      Out.push_back(A);
+    }
+  }
   return Out;
 }
 
@@ -288,6 +349,8 @@ std::optional<std::string> FactProvider::prebuiltUrl(const Package &Pkg,
       [&](StringRef Name) -> std::optional<std::string> {
         if (Name == "version")
           return Rel.VersionText;
+        if (Name == "release_tag")
+          return Pkg.releaseTagFor(Rel);
         if (Name == "torch.cuda_major" && F.Torch && F.Torch->Cuda)
           return std::to_string(F.Torch->Cuda->major());
         if (Name == "torch.major_minor" && F.Torch)
@@ -448,7 +511,8 @@ std::string FactProvider::prebuiltMismatch(const Package &Pkg,
       M.Cxx11Abi.empty() ||
       (F.Torch->Cxx11Abi && is_contained(M.Cxx11Abi, *F.Torch->Cxx11Abi));
   bool PlatOk = M.Platform.empty() || is_contained(M.Platform, Plat);
-  if (TorchOk && CudaOk && PyOk && AbiOk && PlatOk)
+  bool Excluded = M.excludes(TorchMM, Cuda.major(), Py, F.Torch->Cxx11Abi, Plat);
+  if (TorchOk && CudaOk && PyOk && AbiOk && PlatOk && !Excluded)
     return "";
   std::string Combo =
       "torch " + majorMinor(TorchMM) + " / cu" + std::to_string(Cuda.major());
@@ -460,6 +524,9 @@ std::string FactProvider::prebuiltMismatch(const Package &Pkg,
                  : " / unknown abi";
   if (!M.Platform.empty())
     Combo += " / " + (Plat.empty() ? std::string("unknown platform") : Plat);
+  if (Excluded && TorchOk && CudaOk && PyOk && AbiOk && PlatOk)
+    return "no prebuilt wheel is published for " + Combo + " (" + Pkg.Name +
+           " " + Rel.VersionText + "'s publishing CI did not build it)";
   return "no prebuilt wheel is published for " + Combo;
 }
 
@@ -672,10 +739,69 @@ void FactProvider::torchCompilerFacts(const std::string &P,
   }
 }
 
+void FactProvider::passedArchFacts(const Package &Pkg,
+                                   std::vector<SolverFact> &Out) {
+  std::string P = Pkg.canonicalName();
+  // One fact per (arch, condition, toolkits that fail it), over releases.
+  struct Group {
+    VersionSet Releases;
+    std::vector<std::string> Versions;
+    VersionSet Bad;
+    std::vector<std::string> BadText;
+    std::string Arch, Cond;
+  };
+  std::vector<Group> Groups;
+  for (const Release &R : Pkg.Releases) {
+    for (const Arch &A : R.Archs) {
+      if (!A.Passed)
+        continue;
+      VersionSet Bad;
+      std::vector<std::string> BadText;
+      for (const NvccFacts *T : Toolkits)
+        if (A.conditionHolds(T->Ver) && !nvccSupports(*T, A.Name)) {
+          Bad = Bad.unionWith(VersionSet::exactly(T->Ver));
+          BadText.push_back(T->Ver.str());
+        }
+      if (Bad.isEmpty())
+        continue;
+      auto G = find_if(Groups, [&](const Group &X) {
+        return X.Arch == A.Name && X.Cond == A.NvccCondText && X.Bad == Bad;
+      });
+      if (G == Groups.end()) {
+        Groups.push_back({{}, {}, Bad, BadText, A.Name, A.NvccCondText});
+        G = std::prev(Groups.end());
+      }
+      G->Releases =
+          G->Releases.unionWith(VersionSet::exactly(R.Ver.withEpoch(SourceEpoch)));
+      G->Versions.push_back(R.VersionText);
+    }
+  }
+  for (const Group &G : Groups) {
+    std::string When = G.Cond.empty() ? "with every nvcc"
+                                      : "with nvcc " + G.Cond;
+    std::string Text =
+        formatv("{0} {1} passes {2} to nvcc {3}, and nvcc {4} cannot compile "
+                "{2}",
+                Pkg.Name, join(G.Versions, ", "), G.Arch, When,
+                join(G.BadText, ", "))
+            .str();
+    VersionSet Can = nvccRangeFor(G.Arch);
+    std::vector<std::string> H;
+    if (!Can.isEmpty())
+      H.push_back(formatv("build it with an nvcc {0} (those compile {1})",
+                          Can.str(), G.Arch)
+                      .str());
+    Out.push_back(fact({{P, TermT::positive(G.Releases)},
+                        {NvccPkg.str(), TermT::positive(G.Bad)}},
+                       Text, H));
+  }
+}
+
 void FactProvider::packageFacts(const Package &Pkg,
                                 std::vector<SolverFact> &Out) {
   if (Pkg.Kind == BuildKind::Python)
     return;
+  passedArchFacts(Pkg, Out);
   std::string P = Pkg.canonicalName();
   VersionSet AllSource = epochRange(SourceEpoch);
   if (Pkg.Kind == BuildKind::TorchExtension && !F.Torch) {
@@ -741,6 +867,28 @@ void FactProvider::packageFacts(const Package &Pkg,
     Out.push_back(fact({{P, TermT::positive(Releases)},
                         {NvccPkg.str(), TermT::negative(Range)}},
                        Text, H));
+    // A release that passes the target only for some nvcc versions does
+    // not compile it with the others.
+    for (const Release &R : Pkg.Releases) {
+      auto E = find_if(R.Archs, [&](const Arch &X) { return X.Name == A; });
+      if (E == R.Archs.end() || !E->NvccCond)
+        continue;
+      VersionSet Bad;
+      for (const NvccFacts *T : Toolkits)
+        if (!E->conditionHolds(T->Ver))
+          Bad = Bad.unionWith(VersionSet::exactly(T->Ver));
+      if (Bad.isEmpty())
+        continue;
+      Out.push_back(fact(
+          {{P, TermT::positive(
+                   VersionSet::exactly(R.Ver.withEpoch(SourceEpoch)))},
+           {NvccPkg.str(), TermT::positive(Bad)}},
+          formatv("{0} {1} compiles the target {2} only with nvcc {3}",
+                  Pkg.Name, R.VersionText, describeTarget(A),
+                  E->NvccCondText)
+              .str(),
+          {formatv("install an nvcc {0} for {1}", E->NvccCondText, A).str()}));
+    }
   }
 }
 

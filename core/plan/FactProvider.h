@@ -55,6 +55,13 @@ VersionSet upToMajor(unsigned N);
 VersionSet sameMajor(uint64_t M);
 std::string majorMinor(const Version &V);
 
+/// A package's extra is its own solver package, "name[extra]" (as uv and
+/// poetry encode extras): each version depends on exactly that version of
+/// the package plus the extra's requirements.
+std::string extraPackage(llvm::StringRef Package, llvm::StringRef Extra);
+/// "name[extra]" -> {"name", "extra"}; a plain name -> {name, ""}.
+std::pair<llvm::StringRef, llvm::StringRef> splitExtra(llvm::StringRef P);
+
 } // namespace encoding
 
 /// What the machine offers for a fixed fact package, or nullopt.
@@ -103,7 +110,10 @@ public:
     return Compilers;
   }
   const std::vector<SolverFact> &allFacts() const { return AllFacts; }
-  bool isManifestPackage(const std::string &P) const { return Lookup(P); }
+  /// A manifest package, or an extra of one.
+  bool isManifestPackage(const std::string &P) const {
+    return Lookup(encoding::splitExtra(P).first);
+  }
   const Package *package(const std::string &P) const { return Lookup(P); }
 
   /// "the toolkits found are 12.1.105 (/usr/local/cuda-12.1/bin/nvcc), ..."
@@ -124,6 +134,9 @@ public:
   /// Solver-level name and set of a requirement KEY = RANGE.
   std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
                                                     const VersionSet &R) const;
+  /// mapRequirement, plus one dependency per extra the requirement names.
+  void addRequirement(const Requirement &R,
+                      std::vector<std::pair<std::string, VersionSet>> &Out) const;
 
 private:
   static Version compilerVersion(const CompilerFacts &C);
@@ -165,6 +178,10 @@ private:
   /// torch-host-compilers.toml): for each toolkit and each host compiler
   /// torch rejects with it, a fact against building \p P from source.
   void torchCompilerFacts(const std::string &P, std::vector<SolverFact> &Out);
+  /// Releases that pass an arch to nvcc unconditionally (or under a
+  /// condition) cannot be built by a toolkit that meets the condition but
+  /// cannot compile the arch.
+  void passedArchFacts(const Package &Pkg, std::vector<SolverFact> &Out);
 
   const ResolveRequest &Req;
   const PackageLookup &Lookup;

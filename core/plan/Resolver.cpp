@@ -119,7 +119,7 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
                                                       const VersionSet &Set) {
     if (P == CompilerPkg)
       return Families(Set);
-    if (Lookup(P))
+    if (Lookup(splitExtra(P).first))
       return Strategies(Set);
     return Base.Set(Set);
   };
