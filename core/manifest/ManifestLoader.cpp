@@ -419,8 +419,9 @@ std::vector<Arch> Loader::getArchs(const toml::table &T, StringRef Where,
     return Out;
   const toml::array *List = N->as_array();
   if (!List) {
-    error(N->source(), "'archs' in " + Where +
-                           " must be an array, not " + typeName(*N));
+    error(N->source(), "'archs' in " + Where + " must be an array of " +
+                           (AllowTables ? "strings or tables" : "strings") +
+                           ", not " + typeName(*N));
     return Out;
   }
   for (const toml::node &E : *List) {

@@ -207,12 +207,10 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
     std::vector<std::pair<std::string, VersionSet>> On{
         {Base.str(), VersionSet::exactly(V)}};
     ExtrasMap X = BasePkg->extrasFor(*Rel);
+    // A release without the extra is installed without it (pip warns).
     auto It = X.find(Extra.str());
     if (It == X.end())
-      return PackageDependencies::unavailable(
-          formatv("{0} {1} has no extra '{2}'", BasePkg->Name, Rel->VersionText,
-                  Extra)
-              .str());
+      return PackageDependencies::available(std::move(On));
     for (const auto &[Key, R] : It->second)
       if (Key != "nvcc" && Key != "gcc" && Key != "clang")
         addRequirement(R, On);
@@ -290,6 +288,8 @@ std::vector<SolverFact> FactProvider::facts(const std::string &P) {
                           "`apt install g++`"}));
   } else if (const Package *Pkg = Lookup(P)) {
     packageFacts(*Pkg, Out);
+  } else if (isManifestPackage(P)) {
+    // An extra: its package carries the facts.
   } else if (P != Req.RootName) {
     FixedFact FF = fixedFact(P);
     if (!FF.Ver)
@@ -742,16 +742,20 @@ void FactProvider::torchCompilerFacts(const std::string &P,
 void FactProvider::passedArchFacts(const Package &Pkg,
                                    std::vector<SolverFact> &Out) {
   std::string P = Pkg.canonicalName();
-  // One fact per (arch, condition, toolkits that fail it), over releases.
+  // Per release, the archs it passes (under one condition) that some
+  // toolkit found meets the condition of but cannot compile; releases with
+  // the same archs, condition and toolkits share one fact.
   struct Group {
-    VersionSet Releases;
-    std::vector<std::string> Versions;
+    std::vector<std::string> Archs;
+    std::string Cond;
     VersionSet Bad;
     std::vector<std::string> BadText;
-    std::string Arch, Cond;
+    VersionSet Releases;
+    std::vector<std::string> Versions;
   };
   std::vector<Group> Groups;
   for (const Release &R : Pkg.Releases) {
+    std::vector<Group> Mine;
     for (const Arch &A : R.Archs) {
       if (!A.Passed)
         continue;
@@ -764,32 +768,49 @@ void FactProvider::passedArchFacts(const Package &Pkg,
         }
       if (Bad.isEmpty())
         continue;
+      auto G = find_if(Mine, [&](const Group &X) {
+        return X.Cond == A.NvccCondText && X.Bad == Bad;
+      });
+      if (G == Mine.end())
+        Mine.push_back({{A.Name}, A.NvccCondText, Bad, BadText, {}, {}});
+      else
+        G->Archs.push_back(A.Name);
+    }
+    for (Group &M : Mine) {
       auto G = find_if(Groups, [&](const Group &X) {
-        return X.Arch == A.Name && X.Cond == A.NvccCondText && X.Bad == Bad;
+        return X.Archs == M.Archs && X.Cond == M.Cond && X.Bad == M.Bad;
       });
       if (G == Groups.end()) {
-        Groups.push_back({{}, {}, Bad, BadText, A.Name, A.NvccCondText});
+        Groups.push_back(std::move(M));
         G = std::prev(Groups.end());
       }
-      G->Releases =
-          G->Releases.unionWith(VersionSet::exactly(R.Ver.withEpoch(SourceEpoch)));
+      G->Releases = G->Releases.unionWith(
+          VersionSet::exactly(R.Ver.withEpoch(SourceEpoch)));
       G->Versions.push_back(R.VersionText);
     }
   }
+  auto List = [](ArrayRef<std::string> Items) {
+    if (Items.size() == 1)
+      return Items.front();
+    return join(Items.drop_back(), ", ") + " and " + Items.back();
+  };
   for (const Group &G : Groups) {
-    std::string When = G.Cond.empty() ? "with every nvcc"
-                                      : "with nvcc " + G.Cond;
+    bool Many = G.Versions.size() > 1;
+    std::string When =
+        G.Cond.empty() ? "to every nvcc" : "to every nvcc " + G.Cond;
     std::string Text =
-        formatv("{0} {1} passes {2} to nvcc {3}, and nvcc {4} cannot compile "
-                "{2}",
-                Pkg.Name, join(G.Versions, ", "), G.Arch, When,
-                join(G.BadText, ", "))
+        formatv("{0} {1} {2} {3} {4}, and nvcc {5} cannot compile {6}",
+                Pkg.Name, List(G.Versions), Many ? "pass" : "passes",
+                List(G.Archs), When, List(G.BadText),
+                G.Archs.size() > 1 ? "them" : "it")
             .str();
-    VersionSet Can = nvccRangeFor(G.Arch);
+    VersionSet Can = VersionSet::any();
+    for (const std::string &A : G.Archs)
+      Can = Can.intersect(nvccRangeFor(A));
     std::vector<std::string> H;
-    if (!Can.isEmpty())
-      H.push_back(formatv("build it with an nvcc {0} (those compile {1})",
-                          Can.str(), G.Arch)
+    if (!Can.isEmpty() && !Can.isAny())
+      H.push_back(formatv("build it with an nvcc {0} (it compiles {1})",
+                          Can.str(), List(G.Archs))
                       .str());
     Out.push_back(fact({{P, TermT::positive(G.Releases)},
                         {NvccPkg.str(), TermT::positive(G.Bad)}},

@@ -411,8 +411,8 @@ cxx11_abi = ["yes"]
       ElementsAre("3:8: 'name' in [package] must be a string, not an integer",
                   "6:9: requirement 'torch' must be a string, not a float",
                   "8:11: 'version' in [[release]] must be a string, not a float",
-                  "9:9: 'archs' in [[release]] must be an array of strings, "
-                  "not a string",
+                  "9:9: 'archs' in [[release]] must be an array of strings "
+                  "or tables, not a string",
                   "11:10: 'torch' entries must be strings, not floats",
                   "12:14: each entry of 'cxx11_abi' must be true or false, "
                   "not a string"));

@@ -43,7 +43,8 @@ TEST(Template, CheckReportsEveryProblemWithItsOffset) {
 
 TEST(Template, PlaceholdersIn) {
   EXPECT_THAT(placeholdersIn("{src}/{{x}}/{out}"), ElementsAre("src", "out"));
-  EXPECT_EQ(knownPlaceholders().size(), 17u);
+  EXPECT_EQ(knownPlaceholders().size(), 18u);
+  EXPECT_TRUE(llvm::is_contained(knownPlaceholders(), "release_tag"));
   EXPECT_TRUE(llvm::is_contained(knownPlaceholders(), "arch_numbers"));
 }
 
