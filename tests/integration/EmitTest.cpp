@@ -163,8 +163,10 @@ TEST(Emit, CMakeHasAVariableGroupPerDecision) {
        "--facts", Scenarios + "/seed.toml", "--emit", "cmake"});
   ASSERT_EQ(R.Code, 0) << R.Err;
   EXPECT_THAT(R.Out, HasSubstr("set(CUDADEPS_STATUS \"fallback\")"));
+  // flash-linear-attention pulls fla-core (its kernels) of the same version.
   EXPECT_THAT(R.Out, HasSubstr("set(CUDADEPS_PACKAGES "
-                               "\"flash-linear-attention;causal-conv1d\")"));
+                               "\"flash-linear-attention;causal-conv1d;"
+                               "fla-core\")"));
   EXPECT_THAT(R.Out, HasSubstr("set(CUDADEPS_CAUSAL_CONV1D_STRATEGY "
                                "\"fallback\")"));
   EXPECT_THAT(R.Out, HasSubstr("set(CUDADEPS_CAUSAL_CONV1D_FALLBACK "
