@@ -193,6 +193,23 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
         if (any_of(Pkg->Releases,
                    [&](const Release &R) { return Want.contains(R.Ver); }))
           break;
+        // When other causes ruled its releases out, the range left over
+        // ("!=2.3.1,!=2.2.5,...") is no requirement anyone wrote: those
+        // causes are the reasons.
+        auto RulesOutARelease = [&](solver::IncompId Other) {
+          return Other != Id &&
+                 any_of(Tree[Other].Terms, [&](const auto &OT) {
+                   return OT.first == T.first && OT.second.isPositive() &&
+                          any_of(Pkg->Releases, [&](const Release &R) {
+                            return OT.second.set().contains(
+                                       R.Ver.withEpoch(SourceEpoch)) ||
+                                   OT.second.set().contains(
+                                       R.Ver.withEpoch(PrebuiltEpoch));
+                          });
+                 });
+        };
+        if (any_of(Ids, RulesOutARelease))
+          break;
         std::vector<const Release *> Rs;
         for (const Release &R : Pkg->Releases)
           Rs.push_back(&R);

@@ -71,9 +71,9 @@ TEST(ArchOption, ArchSpecificFormUsesTheNewestRelease) {
   RunResult R = resolve(Projects + "/three-extensions.toml",
                         "build-farm-no-gpu", {"--arch", "sm_90a"});
   EXPECT_EQ(R.Code, 0) << R.Err;
-  EXPECT_THAT(R.Out, HasSubstr("causal-conv1d  1.6.1.post4  build from source "
+  EXPECT_THAT(R.Out, HasSubstr("causal-conv1d  1.7.0  build from source "
                                "with nvcc 12.8.93"));
-  EXPECT_THAT(R.Out, HasSubstr("flash-attn     2.8.3.post1  build from source"));
+  EXPECT_THAT(R.Out, HasSubstr("flash-attn     2.8.3.post2  build from source"));
   EXPECT_THAT(R.Out, HasSubstr("; archs sm_90a\n"));
   EXPECT_THAT(R.Out, HasSubstr("targets: sm_90a (--arch)"));
 }
@@ -89,25 +89,34 @@ TEST(ArchOption, TargetsAreSortedAndUnique) {
 
 // A release without an archs list is not "every target arch".
 TEST(ReleaseArchs, MissingListIsSaid) {
-  RunResult R =
-      resolve(Projects + "/three-extensions.toml", "build-farm-no-gpu");
+  const std::string Package = Projects + "/release-without-archs.toml";
+  RunResult R = resolve(Package, "build-farm-no-gpu");
   EXPECT_EQ(R.Code, 0) << R.Err;
-  EXPECT_THAT(R.Out, HasSubstr("mamba-ssm      2.3.1  build from source"));
+  EXPECT_THAT(R.Out, HasSubstr("no-archs-ext  1.0.0  build from source"));
   EXPECT_THAT(R.Out, Not(HasSubstr("archs none")));
   EXPECT_THAT(R.Out, HasSubstr("archs chosen by its build"));
-  EXPECT_THAT(R.Out, HasSubstr("warning: mamba-ssm 2.3.1 lists no archs and no "
-                               "targets were declared"));
-  R = resolve(Projects + "/three-extensions.toml", "build-farm-no-gpu",
-              {"--arch", "sm_90"});
+  EXPECT_THAT(R.Out, HasSubstr("warning: no-archs-ext 1.0.0 lists no archs and "
+                               "no targets were declared"));
+  R = resolve(Package, "build-farm-no-gpu", {"--arch", "sm_90"});
   EXPECT_EQ(R.Code, 0) << R.Err;
-  EXPECT_THAT(R.Out, HasSubstr("warning: mamba-ssm 2.3.1 lists no archs: "
+  EXPECT_THAT(R.Out, HasSubstr("warning: no-archs-ext 1.0.0 lists no archs: "
                                "assuming it compiles the targets (sm_90)"));
 }
 
-// A torch extension's build imports torch: no torch, no source build.
+// Every shipped release says which archs it compiles.
+TEST(ReleaseArchs, ShippedReleasesListTheirArchs) {
+  RunResult R = resolve(Projects + "/three-extensions.toml",
+                        "build-farm-no-gpu");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, Not(HasSubstr("archs chosen by its build")));
+  EXPECT_THAT(R.Out, Not(HasSubstr("lists no archs")));
+}
+
+// A torch extension's build imports torch: no torch, no source build (and
+// without their fallbacks, nothing is usable).
 TEST(TorchExtension, NoTorchIsNoSourceBuild) {
   RunResult R = resolve(Projects + "/three-extensions.toml",
-                        "build-farm-no-gpu", {"--set", "torch="});
+                        "build-farm-no-gpu", {"--set", "torch=", "--no-fallback"});
   EXPECT_EQ(R.Code, 1) << R.Err;
   EXPECT_THAT(R.Out, Not(HasSubstr("build from source")));
   EXPECT_THAT(R.Out, HasSubstr("mamba-ssm      cannot be built here"));
@@ -135,7 +144,8 @@ TEST(TextOutput, PackagesInTheProjectsOrder) {
 TEST(TextOutput, SingularAndPlural) {
   RunResult R = resolve(seedProject(), "seed");
   EXPECT_EQ(R.Code, 0) << R.Err;
-  EXPECT_THAT(R.Out, HasSubstr("resolved with a fallback: 1 of 2 packages "
+  // flash-linear-attention, its fla-core and causal-conv1d.
+  EXPECT_THAT(R.Out, HasSubstr("resolved with a fallback: 1 of 3 packages "
                                "uses a declared fallback\n"));
   // explain speaks of its one package only.
   R = runCudadeps({"explain", seedProject(), "flash-linear-attention",
@@ -148,7 +158,11 @@ TEST(TextOutput, SingularAndPlural) {
 TEST(SetOption, NvccRemovedByTheOverrideIsSaid) {
   RunResult R = resolve(Projects + "/three-extensions.toml",
                         "rtx5090-two-toolkits", {"--set", "nvcc="});
-  EXPECT_EQ(R.Code, 1) << R.Err;
+  // All three fall back (flash-attn to sdpa), so resolve succeeds.
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("3 of 3 packages use a declared fallback"));
+  // What ruled the releases out is said, not the range left over.
+  EXPECT_THAT(R.Out, Not(HasSubstr("no release of mamba-ssm matches")));
   EXPECT_THAT(R.Out, HasSubstr("because no nvcc was found on this machine "
                                "(--set nvcc= removed the toolkits the facts "
                                "file "));
@@ -161,7 +175,7 @@ TEST(Requirements, RangeWithoutReleaseIsAReason) {
   RunResult R = resolve(Projects + "/no-matching-release.toml", "seed");
   EXPECT_EQ(R.Code, 0) << R.Err;
   EXPECT_THAT(R.Out, HasSubstr("  because no release of causal-conv1d matches "
-                               ">=9; releases: 1.6.1.post4, 1.6.1, "));
+                               ">=9; releases: 1.7.0, 1.6.2.post1, "));
   R = runCudadeps({"explain", Projects + "/no-matching-release.toml",
                    "causal-conv1d", "--facts", Scenarios + "/seed.toml"});
   EXPECT_THAT(R.Out, HasSubstr("depends on causal-conv1d >=9 which doesn't "
@@ -184,11 +198,14 @@ TEST(Requirements, MisspeltPackageIsLocatedWithSuggestion) {
 }
 
 TEST(Lint, ReleaseWithoutArchsWarns) {
-  RunResult R =
-      runCudadeps({"lint", CUDADEPS_SOURCE_DIR "/manifests/mamba-ssm.toml"});
+  RunResult R = runCudadeps({"lint", Projects + "/release-without-archs.toml"});
   EXPECT_EQ(R.Code, 0) << R.Err;
-  EXPECT_THAT(R.Err, HasSubstr(": warning: release 2.3.1 lists no archs: "
-                               "resolve assumes it compiles the targets"));
+  EXPECT_THAT(R.Err, HasSubstr("release-without-archs.toml:17:11: warning: "
+                               "release 1.0.0 lists no archs: resolve assumes "
+                               "it compiles the targets"));
+  R = runCudadeps({"lint", CUDADEPS_SOURCE_DIR "/manifests/mamba-ssm.toml"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Err, Not(HasSubstr("lists no archs")));
 }
 
 // The compiler the user named ($CUDAHOSTCXX here) is used when nvcc accepts
@@ -197,7 +214,7 @@ TEST(HostCompiler, ExplicitChoiceIsHonoured) {
   const std::string Project = Projects + "/three-extensions.toml";
   RunResult R = resolve(Project, "chosen-clang");
   EXPECT_EQ(R.Code, 0) << R.Err;
-  EXPECT_THAT(R.Out, HasSubstr("causal-conv1d  1.6.1.post4  build from source "
+  EXPECT_THAT(R.Out, HasSubstr("causal-conv1d  1.7.0  build from source "
                                "with nvcc 12.8.93 (/usr/local/cuda-12.8/bin/"
                                "nvcc), clang 18.1.8 (/usr/bin/clang++-18, "
                                "named by $CUDAHOSTCXX)"));
