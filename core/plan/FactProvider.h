@@ -116,6 +116,15 @@ public:
   }
   const Package *package(const std::string &P) const { return Lookup(P); }
 
+  /// The version of an installed Python distribution the facts list
+  /// ([packages]), or nullopt.
+  std::optional<Version> installedVersion(llvm::StringRef P) const {
+    auto It = F.Packages.find(P.str());
+    if (It == F.Packages.end())
+      return std::nullopt;
+    return It->second.Ver;
+  }
+
   /// "the toolkits found are 12.1.105 (/usr/local/cuda-12.1/bin/nvcc), ..."
   std::string describeCandidates(llvm::StringRef P) const;
   const std::vector<std::string> &hintsFor(const std::string &Text) const {

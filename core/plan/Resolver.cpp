@@ -119,8 +119,14 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
                                                       const VersionSet &Set) {
     if (P == CompilerPkg)
       return Families(Set);
-    if (Lookup(splitExtra(P).first))
+    if (const Package *Pkg = Lookup(splitExtra(P).first)) {
+      // Nothing is compiled: its releases are only "source" versions, and
+      // a reader sees plain versions.
+      if (Pkg->Kind == BuildKind::Python)
+        return Set.isAny() ? std::string("any")
+                           : Base.Set(project(Set, SourceEpoch));
       return Strategies(Set);
+    }
     return Base.Set(Set);
   };
   return S;
@@ -145,13 +151,13 @@ void addNotChosen(std::vector<std::string> &Lines, const std::string &What,
 std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
                                    const FactProvider &Prov,
                                    const std::string &Root,
+                                   const PackageReportStyle &Style,
                                    std::vector<std::string> &HintsOut) {
   std::vector<std::string> Out;
   auto Add = [&](const std::string &Line) {
     if (!Line.empty() && !is_contained(Out, Line))
       Out.push_back(Line);
   };
-  PackageReportStyle Style = pep440ReportStyle();
   // Machine facts first, then unavailable versions, then the rest: the
   // order a reader needs ("no nvcc", "torch needs 12.x", "no wheel").
   std::vector<solver::IncompId> Ids = Tree.externals();
@@ -230,6 +236,13 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
         Add(Prov.describeCandidates(T.first));
         break;
       }
+      // An installed distribution is one version: say which.
+      if (std::optional<Version> Have = Prov.installedVersion(T.first)) {
+        Add(formatv("{0} {1} is installed, which is not {2}", T.first,
+                    Have->str(), Style.Set(T.second.set()))
+                .str());
+        break;
+      }
       Add(formatv("no version of {0} matches {1}", T.first,
                   Style.Set(T.second.set()))
               .str());
@@ -238,13 +251,19 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
     case solver::CauseKind::Dependency: {
       if (N.Terms.size() != 2 || N.Terms[0].first == Root)
         break;
+      const std::string &From = N.Terms[0].first;
       const std::string &To = N.Terms[1].first;
       if (To == NvccPkg || To == CompilerPkg)
+        break;
+      // An extra stands for its package at the same version: that link is
+      // how extras are solved, not a reason.
+      if (splitExtra(From).first == To)
         break;
       VersionSet Need = N.Terms[1].second.set();
       if (Need.isAny())
         break;
-      Add(formatv("{0} needs {1} {2}", N.Terms[0].first, To, Style.Set(Need))
+      // The range as the manifest wrote it, not its strategy encoding.
+      Add(formatv("{0} needs {1} {2}", From, To, Style.PackageSet(To, Need))
               .str());
       break;
     }
@@ -292,10 +311,11 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
     return solveAttempt(Request, std::move(Reqs), Lookup, F, KB,
                         Res.TargetArchs, Pins);
   };
+  const PackageReportStyle Style = reportStyle(Lookup);
   auto Explain = [&](const Attempt &A, PackageResolution &PR) {
     PR.Because =
-        reasonsOf(*A.Result.Failure, *A.Prov, Request.RootName, PR.Hints);
-    PR.Derivation = explainFailure(*A.Result.Failure, reportStyle(Lookup));
+        reasonsOf(*A.Result.Failure, *A.Prov, Request.RootName, Style, PR.Hints);
+    PR.Derivation = explainFailure(*A.Result.Failure, Style);
   };
 
   // Which requested packages cannot be had on their own?

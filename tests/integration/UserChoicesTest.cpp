@@ -245,3 +245,40 @@ TEST(HostCompiler, IncompatibleChoiceIsExplained) {
                         "14 and clang <= 17"));
   EXPECT_THAT(R.Out, HasSubstr("; using gcc 13.3.0 (/usr/bin/g++) instead\n"));
 }
+
+// An extra is solved as a package of its own; the report speaks of what the
+// manifests say (the extra needs causal-conv1d >=X), never of the encoding
+// (strategy epochs, the extra's link to its own package).
+TEST(Extras, ReasonsUseTheRangesAsWritten) {
+  const std::string Project = Projects + "/extras.toml";
+  for (const std::vector<std::string> &Args :
+       {std::vector<std::string>{"resolve", Project, "--facts",
+                                 Scenarios + "/seed.toml"},
+        std::vector<std::string>{"explain", Project, "flash-linear-attention",
+                                 "--facts", Scenarios + "/seed.toml"}}) {
+    RunResult R = runCudadeps(Args);
+    EXPECT_EQ(R.Code, 0) << Args[0] << ": " << R.Err;
+    EXPECT_THAT(R.Out, HasSubstr("  and flash-linear-attention[conv1d] needs "
+                                 "causal-conv1d >=1.4.0\n"))
+        << Args[0];
+    EXPECT_THAT(R.Out, Not(HasSubstr("1!"))) << Args[0] << ":\n" << R.Out;
+    EXPECT_THAT(R.Out, Not(HasSubstr("needs flash-linear-attention =")))
+        << Args[0];
+    // A pure-Python package has no strategies to tell apart.
+    EXPECT_THAT(R.Out, Not(HasSubstr("flash-linear-attention[conv1d] any "
+                                     "(prebuilt)")))
+        << Args[0];
+  }
+}
+
+// A pin on an installed distribution names the version installed.
+TEST(Requirements, InstalledDistributionOutsideAPinIsNamed) {
+  RunResult R = resolve(seedProject(), "seed");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("  not flash-linear-attention 0.6.0:\n"
+                               "  because flash-linear-attention needs "
+                               "transformers >=5.6.2,<6\n"
+                               "  and transformers 5.2.0 is installed, which "
+                               "is not >=5.6.2,<6\n"));
+  EXPECT_THAT(R.Out, Not(HasSubstr("no version of transformers")));
+}
