@@ -255,7 +255,55 @@ TEST(ShippedPackages, ExcludedCombinationsAreNotPrebuilt) {
   EXPECT_THAT(Why, HasSubstr("publishing CI did not build it"));
 }
 
+// publish.yml at v2.7.4.post1 built torch 2.6 / cu12 wheels, at v2.7.3 none
+// for torch 2.1 + Python 3.12 (its exclude list).
+TEST(ShippedPackages, OlderFlashAttnReleasesHaveTheirTagsMatrix) {
+  Shipped S;
+  Resolution R = S.resolveWith(facts("2.6.0+cu124", "12.4", {}),
+                               {{"flash-attn==2.7.4.post1", ""}});
+  const PackageResolution *P = find(R, "flash-attn");
+  ASSERT_NE(P, nullptr);
+  ASSERT_EQ(P->How, Strategy::Prebuilt);
+  ASSERT_TRUE(P->PrebuiltUrl);
+  EXPECT_EQ(*P->PrebuiltUrl,
+            "https://github.com/Dao-AILab/flash-attention/releases/download/"
+            "v2.7.4.post1/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiTRUE-"
+            "cp312-cp312-linux_x86_64.whl");
+  for (llvm::StringRef V : {"2.8.2", "2.8.1", "2.8.0.post2"}) {
+    const Release &Rel = S.release("flash-attn", V);
+    ASSERT_TRUE(Rel.Prebuilt) << V.str();
+    EXPECT_EQ(Rel.Prebuilt->Torch.back().str(), "2.7") << V.str();
+  }
+  const Release &Old = S.release("flash-attn", "2.7.3");
+  ASSERT_TRUE(Old.Prebuilt);
+  EXPECT_TRUE(Old.Prebuilt->excludes(cantFail(Version::parse("2.1")), 12,
+                                     "cp312", true, "linux_x86_64"));
+  EXPECT_FALSE(Old.Prebuilt->excludes(cantFail(Version::parse("2.5")), 11,
+                                      "cp312", true, "linux_x86_64"));
+  // python_requires=">=3.8" at v2.6.3, ">=3.9" since.
+  const Package &FA = *S.find("flash-attn");
+  EXPECT_EQ(FA.requirementsFor(S.release("flash-attn", "2.6.3")).at("python").Text,
+            ">=3.8");
+  EXPECT_EQ(FA.requirementsFor(S.release("flash-attn", "2.8.3.post2"))
+                .at("python")
+                .Text,
+            ">=3.9");
+}
+
 // --- pure-Python dependencies, extras, pins, fallbacks -----------------------
+
+// Provides-Extra of the 0.5.1 and 0.5.2 wheels: cuda, cpu, rocm, xpu (npu
+// is not described).
+TEST(ShippedPackages, FlaExtrasAreTheWheelsExtras) {
+  Shipped S;
+  const Package &Fla = *S.find("flash-linear-attention");
+  for (llvm::StringRef V : {"0.6.0", "0.5.2", "0.5.1"}) {
+    ExtrasMap X = Fla.extrasFor(S.release("flash-linear-attention", V));
+    for (const char *E : {"cuda", "cpu", "rocm", "xpu", "conv1d", "tilelang"})
+      EXPECT_EQ(X.count(E), 1u) << V.str() << " [" << E << "]";
+    EXPECT_EQ(X.at("rocm").begin()->second.Text, "==" + V.str());
+  }
+}
 
 TEST(ShippedPackages, FlaPullsFlaCoreOfTheSameVersion) {
   Shipped S;
