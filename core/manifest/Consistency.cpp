@@ -182,6 +182,12 @@ void Checker::run() {
              "release " + R.VersionText +
                  " lists no archs: resolve assumes it compiles the targets",
              "add archs = [\"sm_XX\", ...] with the archs its build compiles");
+    // Every release says where its archs, requirements and matrix were read.
+    if (!R.Source)
+      report(Severity::Warning, R.Loc,
+             "release " + R.VersionText + " cites no source",
+             "add source = \"...\" naming the files (and tag or build) its "
+             "values were read from");
     checkArchs(*M.Pkg, R);
     if (R.Prebuilt && !KB.torchRows().empty())
       checkMatrix(R, *R.Prebuilt);

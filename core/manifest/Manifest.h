@@ -138,6 +138,9 @@ struct Release {
   SourceLocation Loc;                // the `version` value
   std::optional<Located> Tag;        // overrides the package's tag template
   std::optional<Located> Commit;     // pins the commit the tag must resolve to
+  /// Where its values were read: the files and the tag or build
+  /// ("setup.py and publish.yaml at v1.6.1.post4"). lint warns without it.
+  std::optional<Located> Source;
   RequirementMap Requires;           // overrides [requires] key by key
   ExtrasMap Extras;                  // [release.extras.NAME]: replaces [extras.NAME]
   std::vector<Arch> Archs;           // empty = not declared

@@ -40,8 +40,8 @@ const StringRef RootKeys[] = {"schema",   "package",  "requires",
                               "prebuilt", "fallback", "project",
                               "target"};
 const StringRef PackageKeys[] = {"name", "summary", "git", "tag", "build"};
-const StringRef ReleaseKeys[] = {"version", "tag",      "commit", "requires",
-                                 "extras",  "archs",    "prebuilt"};
+const StringRef ReleaseKeys[] = {"version", "tag",    "commit",  "requires",
+                                 "extras",  "archs",  "prebuilt", "source"};
 const StringRef MatrixDimKeys[] = {"torch", "cuda", "python", "cxx11_abi",
                                    "platform"};
 const StringRef MatrixKeys[] = {"torch",    "cuda",    "python", "cxx11_abi",
@@ -610,6 +610,14 @@ void Loader::parseRelease(const toml::table &T, StringRef PkgName,
   if (std::optional<Located> Tag = getString(T, "tag", "[[release]]", false)) {
     checkTagValue(*Tag);
     R.Tag = std::move(*Tag);
+  }
+  if (std::optional<Located> Src =
+          getString(T, "source", "[[release]]", false)) {
+    if (StringRef(Src->Value).trim().empty())
+      error(Src->Loc, "'source' in [[release]] is empty",
+            "name the files (and tag or build) the release was read from");
+    else
+      R.Source = std::move(*Src);
   }
   if (std::optional<Located> C = getString(T, "commit", "[[release]]", false)) {
     if (!isHexCommit(C->Value))

@@ -127,6 +127,21 @@ exclude = [{}]
                                HasSubstr("empty exclude entry")));
 }
 
+TEST(SchemaExtensions, ReleaseSourceLoadsAndMustSaySomething) {
+  Manifest M = parseOk(pkg(R"([[release]]
+version = "1.0"
+source = "setup.py at tag v1.0"
+)"));
+  ASSERT_TRUE(M.Pkg->Releases.front().Source);
+  EXPECT_EQ(M.Pkg->Releases.front().Source->Value, "setup.py at tag v1.0");
+  std::vector<Diagnostic> D = errorsIn(pkg(R"([[release]]
+version = "1.0"
+source = " "
+)"));
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(where(D[0]), "8:10: 'source' in [[release]] is empty");
+}
+
 TEST(SchemaExtensions, LintFlagsAUrlThatOmitsAMatrixDimension) {
   // Two python tags and two platforms, but the url names neither.
   std::vector<std::string> E = lintErrors(pkg(R"([[release]]
