@@ -213,6 +213,17 @@ archs = [{ archs = ["sm_53", "sm_80"] }, { arch = "sm_90", nvcc = ">=11.8" }]
 
 // --- tags, prebuilt URLs and excludes ----------------------------------------
 
+/// The URL of the binary resolve installs for \p Req with \p FactsText, or
+/// "" when it does not pick a prebuilt binary.
+std::string prebuiltUrl(Shipped &S, const std::string &FactsText,
+                        const std::string &Req, const char *Name) {
+  Resolution R = S.resolveWith(FactsText, {{Req, ""}});
+  const PackageResolution *P = find(R, Name);
+  if (!P || P->How != Strategy::Prebuilt || !P->PrebuiltUrl)
+    return "";
+  return *P->PrebuiltUrl;
+}
+
 TEST(ShippedPackages, PostTagsCheckOutTheVersionTheyInstall) {
   Shipped S;
   const Package &Conv = *S.find("causal-conv1d");
@@ -229,13 +240,8 @@ TEST(ShippedPackages, PostTagsCheckOutTheVersionTheyInstall) {
 
 TEST(ShippedPackages, PrebuiltUrlNamesTheReleaseTheWheelsAreOn) {
   Shipped S;
-  Resolution R = S.resolveWith(facts("2.8.0+cu128", "12.8", {}),
-                               {{"causal-conv1d==1.6.1", ""}});
-  const PackageResolution *P = find(R, "causal-conv1d");
-  ASSERT_NE(P, nullptr);
-  ASSERT_EQ(P->How, Strategy::Prebuilt);
-  ASSERT_TRUE(P->PrebuiltUrl);
-  EXPECT_EQ(*P->PrebuiltUrl,
+  EXPECT_EQ(prebuiltUrl(S, facts("2.8.0+cu128", "12.8", {}),
+                        "causal-conv1d==1.6.1", "causal-conv1d"),
             "https://github.com/Dao-AILab/causal-conv1d/releases/download/"
             "v1.6.1.post4/causal_conv1d-1.6.1+cu12torch2.8cxx11abiTRUE-cp312-"
             "cp312-linux_x86_64.whl");
@@ -259,13 +265,8 @@ TEST(ShippedPackages, ExcludedCombinationsAreNotPrebuilt) {
 // for torch 2.1 + Python 3.12 (its exclude list).
 TEST(ShippedPackages, OlderFlashAttnReleasesHaveTheirTagsMatrix) {
   Shipped S;
-  Resolution R = S.resolveWith(facts("2.6.0+cu124", "12.4", {}),
-                               {{"flash-attn==2.7.4.post1", ""}});
-  const PackageResolution *P = find(R, "flash-attn");
-  ASSERT_NE(P, nullptr);
-  ASSERT_EQ(P->How, Strategy::Prebuilt);
-  ASSERT_TRUE(P->PrebuiltUrl);
-  EXPECT_EQ(*P->PrebuiltUrl,
+  EXPECT_EQ(prebuiltUrl(S, facts("2.6.0+cu124", "12.4", {}),
+                        "flash-attn==2.7.4.post1", "flash-attn"),
             "https://github.com/Dao-AILab/flash-attention/releases/download/"
             "v2.7.4.post1/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiTRUE-"
             "cp312-cp312-linux_x86_64.whl");
