@@ -480,7 +480,33 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
         if (!Newest || Newest->Ver < R.Ver)
           Newest = &R;
       bool Preferred = Newest == Rel && V.epoch() == SourceEpoch;
-      if (!Preferred && Newest) {
+      // A package another chosen release pins below its newest (fla 0.5.0
+      // needs fla-core ==0.5.0) is older because of that release, whose
+      // own line says why; that pin is the reason.
+      std::string PinnedBy, Parent;
+      if (!Preferred && Newest && !PR.Requested)
+        for (const auto &[Other, OV] : Sol) {
+          const Package *OP = Lookup(Other);
+          const Release *ORel = OP ? OP->findRelease(OV.withEpoch(0)) : nullptr;
+          if (!ORel || Other == Name)
+            continue;
+          RequirementMap OReqs = OP->requirementsFor(*ORel);
+          auto It = OReqs.find(Name);
+          if (It != OReqs.end() && !It->second.Range.contains(Newest->Ver)) {
+            PinnedBy = OP->Name + " " + ORel->VersionText + " needs " + Name +
+                       " " + It->second.Text;
+            Parent = OP->Name;
+            break;
+          }
+        }
+      if (!PinnedBy.empty()) {
+        PR.Because = {PinnedBy};
+        PR.NotPreferred = Name + " " + Newest->VersionText +
+                          (Compiles ? " from source" : "");
+        PR.Derivation = "Because " + PinnedBy + ", " + PR.NotPreferred +
+                        " is not used; the derivation of " + Parent +
+                        " says why that release of it was chosen.";
+      } else if (!Preferred && Newest) {
         // Ask the solver again with the newest release's source build
         // pinned: its failure is the reason.
         std::map<std::string, VersionSet> Pin{

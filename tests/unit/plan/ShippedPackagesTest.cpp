@@ -330,6 +330,14 @@ TEST(ShippedPackages, TransformersPinSelectsTheFlaRelease) {
   ASSERT_NE(Fla, nullptr);
   ASSERT_TRUE(Fla->Ver);
   EXPECT_EQ(Fla->Ver->str(), "0.5.2");
+  // fla-core is older because fla 0.5.2 pins it: that pin is the reason,
+  // not a derivation through every fla release.
+  const PackageResolution *Core = find(R, "fla-core");
+  ASSERT_NE(Core, nullptr);
+  EXPECT_EQ(Core->NotPreferred, "fla-core 0.6.0");
+  EXPECT_THAT(Core->Because,
+              ElementsAre("flash-linear-attention 0.5.2 needs fla-core "
+                          "==0.5.2"));
 }
 
 TEST(ShippedPackages, TheCudaExtraBringsTorchAndTritonPins) {
