@@ -52,11 +52,7 @@ public:
   Expected<ProbeAnswer> probe(const ProbeContext &Ctx) override;
 
 private:
-  Error pluginError(const Twine &Message) const {
-    return createStringError(inconvertibleErrorCode(),
-                             "plugin '%s' (%s): %s", Name.c_str(),
-                             Path.c_str(), Message.str().c_str());
-  }
+  Error pluginError(const Twine &Message) const;
 
   std::string Name;
   std::string Ver;
@@ -64,6 +60,17 @@ private:
 };
 
 } // namespace
+
+static Error pluginError(StringRef Name, StringRef Path,
+                         const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), "plugin '%s' (%s): %s",
+                           Name.str().c_str(), Path.str().c_str(),
+                           Message.str().c_str());
+}
+
+Error ExternalProbe::pluginError(const Twine &Message) const {
+  return cudadeps::pluginError(Name, Path, Message);
+}
 
 /// Reads an optional array of strings \p Key of \p Obj into \p Out.
 static Error readStrings(const json::Object &Obj, StringRef Key,
@@ -153,7 +160,14 @@ Expected<ProbeAnswer> ExternalProbe::probe(const ProbeContext &Ctx) {
     return pluginError("the plugin ended without an answer");
   std::string Text = O.Output.substr(1);
   spdlog::trace("plugin {} answered: {}", Name, Text);
+  return parsePluginAnswer(Text, Name, Path);
+}
 
+Expected<ProbeAnswer> parsePluginAnswer(StringRef Text, StringRef Name,
+                                        StringRef Path) {
+  auto pluginError = [&](const Twine &Message) {
+    return cudadeps::pluginError(Name, Path, Message);
+  };
   Expected<json::Value> Parsed = parseJson(Text);
   if (!Parsed)
     return pluginError("invalid JSON answer: " + toString(Parsed.takeError()));
@@ -176,7 +190,7 @@ Expected<ProbeAnswer> ExternalProbe::probe(const ProbeContext &Ctx) {
     if (Error E = readStrings(*Obj, Key, *Into))
       return pluginError(toString(std::move(E)));
   // The plugin file is an input of every answer: a rebuilt plugin re-probes.
-  Answer.Inputs.push_back(Path);
+  Answer.Inputs.push_back(Path.str());
 
   if (const json::Value *NP = Obj->get("not_present")) {
     auto Reason = NP->getAsString();
@@ -189,8 +203,9 @@ Expected<ProbeAnswer> ExternalProbe::probe(const ProbeContext &Ctx) {
 
   for (StringRef Key : MetaKeys)
     Obj->erase(Key);
-  Expected<Facts> F = factsFromJson(*Parsed, "plugin " + Name + " (" + Path + ")",
-                                    Source::probed(Name, Path));
+  Expected<Facts> F =
+      factsFromJson(*Parsed, ("plugin " + Name + " (" + Path + ")").str(),
+                    Source::probed(Name.str(), Path.str()));
   if (!F)
     return F.takeError();
   Answer.What = ProbeAnswer::Kind::Found;

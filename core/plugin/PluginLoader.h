@@ -65,6 +65,15 @@ inline constexpr std::chrono::milliseconds PluginLoadTimeout{5000};
 /// as such.
 llvm::Expected<std::unique_ptr<Probe>> loadPlugin(llvm::StringRef Path);
 
+/// Reads the answer (JSON text) of the probe of plugin \p Name at \p Path:
+/// facts, {"not_present": REASON} or {"error": MESSAGE}, each with the
+/// optional string lists "searched", "warnings", "inputs" and "env_inputs".
+/// The facts are probed by the plugin; the plugin file joins the inputs.
+/// Errors name the plugin.
+llvm::Expected<ProbeAnswer> parsePluginAnswer(llvm::StringRef Text,
+                                              llvm::StringRef Name,
+                                              llvm::StringRef Path);
+
 /// Where to look for external plugins, in search order.
 struct PluginSearchPath {
   std::vector<std::string> CommandLine; // --plugin PATH, in order

@@ -106,6 +106,32 @@ TEST_F(PluginLoaderTest, MalformedAnswersAreErrors) {
   EXPECT_THAT(llvm::toString(B.takeError()), HasSubstr("returned no answer"));
 }
 
+TEST(ParsePluginAnswerTest, ReadsTheAnswerTextAsTheProbeDoes) {
+  auto A = parsePluginAnswer(
+      R"({"packages": {"p": "1.0"}, "searched": ["/s"], "inputs": ["/i"]})",
+      "answers", "/lib/answers.so");
+  ASSERT_TRUE(bool(A)) << llvm::toString(A.takeError());
+  EXPECT_EQ(A->What, ProbeAnswer::Kind::Found);
+  ASSERT_EQ(A->Found.Packages.count("p"), 1u);
+  EXPECT_EQ(A->Found.Packages.at("p").From,
+            Source::probed("answers", "/lib/answers.so"));
+  EXPECT_THAT(A->Searched, ::testing::ElementsAre("/s"));
+  EXPECT_THAT(A->Inputs, ::testing::ElementsAre("/i", "/lib/answers.so"));
+
+  auto NP = parsePluginAnswer(R"({"not_present": "none here"})", "answers",
+                              "/lib/answers.so");
+  ASSERT_TRUE(bool(NP)) << llvm::toString(NP.takeError());
+  EXPECT_EQ(NP->What, ProbeAnswer::Kind::NotPresent);
+  EXPECT_EQ(NP->NotPresentReason, "none here");
+
+  for (const char *Bad : {"[", "[]", R"({"searched": "x"})",
+                          R"({"not_present": 1})", R"({"gpu": 1})"}) {
+    auto E = parsePluginAnswer(Bad, "answers", "/lib/answers.so");
+    ASSERT_FALSE(bool(E)) << Bad;
+    EXPECT_THAT(llvm::toString(E.takeError()), HasSubstr("answers")) << Bad;
+  }
+}
+
 TEST_F(PluginLoaderTest, MissingFileCannotLoad) {
   auto [Kind, Msg] = loadFailure("/nonexistent/dir/plugin.so");
   EXPECT_EQ(Kind, PluginLoadError::Kind::CannotLoad);
