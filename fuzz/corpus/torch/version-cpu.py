@@ -1,0 +1,2 @@
+__version__ = "1.13.1"
+cuda = None
