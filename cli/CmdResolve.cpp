@@ -334,8 +334,9 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
   if (!PR->Derivation.empty()) {
     Ctx.Out << "derivation:\n" << PR->Derivation << '\n';
   } else {
-    Ctx.Out << "derivation: the preferred configuration (the newest release, "
-               "built from source) resolved without conflict\n";
+    Ctx.Out << "derivation: the preferred configuration (the newest release"
+            << (PR->How == Strategy::NoBuild ? "" : ", built from source")
+            << ") resolved without conflict\n";
   }
   Ctx.Out << "\nfacts used:\n";
   const Facts &F = P->Machine.F;
@@ -359,6 +360,14 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
   if (F.Python)
     Ctx.Out << "  python " << F.Python->Ver.str() << ": "
             << F.Python->From.describe() << '\n';
+  for (const std::string &D : PR->Distributions) {
+    auto It = F.Packages.find(D);
+    if (It == F.Packages.end())
+      Ctx.Out << "  " << D << ": not installed\n";
+    else
+      Ctx.Out << "  " << D << ' ' << It->second.Ver.str() << ": "
+              << It->second.From.describe() << '\n';
+  }
   if (F.Driver)
     Ctx.Out << "  driver "
             << (F.Driver->KernelVersion ? F.Driver->KernelVersion->str() : "?")

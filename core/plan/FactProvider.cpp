@@ -491,7 +491,7 @@ std::string FactProvider::prebuiltMismatch(const Package &Pkg,
                                            const Release &Rel) const {
   const PrebuiltMatrix &M = *Rel.Prebuilt;
   if (!F.Torch)
-    return "no prebuilt binary can be chosen: torch is not installed";
+    return torchAbsentText(); // prebuilt wheels are per torch version
   if (!F.Torch->Cuda)
     return "no prebuilt binary fits torch " + F.Torch->Ver.str() +
            (F.Torch->CudaUnknown ? " (its CUDA version is unknown)"
@@ -574,11 +574,7 @@ void FactProvider::nvccFacts(std::vector<SolverFact> &Out) {
     Text += " (" + From + ")";
     std::vector<std::string> H;
     if (MaxGcc)
-      H.push_back(formatv("install a g++ nvcc {0} accepts, e.g. `apt install "
-                          "g++-{1}`; cudadeps finds g++-N on PATH and passes "
-                          "it as -ccbin",
-                          majorMinor(T->Ver), *MaxGcc)
-                      .str());
+      H.push_back(gccHint(*T, *MaxGcc));
     Out.push_back(
         fact({{NvccPkg.str(), TermT::positive(VersionSet::exactly(T->Ver))},
               {CompilerPkg.str(), TermT::negative(Allowed)}},
@@ -685,16 +681,46 @@ FactProvider::installNvccHints(const Version &Cuda) const {
   return H;
 }
 
-void FactProvider::torchCompilerFacts(const std::string &P,
-                                      std::vector<SolverFact> &Out) {
+std::string FactProvider::gccHint(const NvccFacts &T, uint64_t NvccMax) const {
+  // The g++ suggested must pass torch's own table too (torch 2.11 takes
+  // gcc < 14 with CUDA 12.8 where nvcc 12.8 takes gcc 14).
+  uint64_t Suggest = NvccMax;
+  std::string Torch;
+  if (const TorchHostCompilerRow *Row = torchCompilerRow())
+    if (const TorchCompilerBound *B = Row->bound("gcc", T.Ver)) {
+      uint64_t TorchMax = B->Max.major() - (B->MaxInclusive ? 0 : 1);
+      if (TorchMax < Suggest && B->accepted().contains(Version({TorchMax}))) {
+        Suggest = TorchMax;
+        Torch = formatv(" and torch {0} (gcc {1} with CUDA {2})",
+                        majorMinor(F.Torch->Ver), B->rangeText(),
+                        majorMinor(T.Ver))
+                    .str();
+      }
+    }
+  return formatv("install a g++ that nvcc {0}{1} accept{2}, e.g. `apt install "
+                 "g++-{3}`; cudadeps finds g++-N on PATH and passes it as "
+                 "-ccbin",
+                 majorMinor(T.Ver), Torch, Torch.empty() ? "s" : "", Suggest)
+      .str();
+}
+
+const TorchHostCompilerRow *FactProvider::torchCompilerRow() const {
+  if (!F.Torch)
+    return nullptr;
   const TorchFacts &T = *F.Torch;
   // torch checks only on Linux and only as a binary build: a source build
   // ("2.12.0a0+git...", a pre-release with a local label) skips it.
   if (F.Platform && F.Platform->Os != "linux")
-    return;
+    return nullptr;
   if (T.Ver.isPrerelease() && !T.Ver.local().empty())
-    return;
-  const TorchHostCompilerRow *Row = KB.torchHostCompilers(T.Ver);
+    return nullptr;
+  return KB.torchHostCompilers(T.Ver);
+}
+
+void FactProvider::torchCompilerFacts(const std::string &P,
+                                      std::vector<SolverFact> &Out) {
+  const TorchFacts &T = *F.Torch;
+  const TorchHostCompilerRow *Row = torchCompilerRow();
   if (!Row)
     return;
   std::string Torch = majorMinor(T.Ver);
@@ -721,12 +747,13 @@ void FactProvider::torchCompilerFacts(const std::string &P,
                   C->Family, C->Ver.str(), C->Path, Nvcc->Ver.str())
               .str();
       uint64_t Suggest = B->Max.major() - (B->MaxInclusive ? 0 : 1);
+      std::optional<unsigned> NvccMax = Nvcc->MaxGcc;
+      if (!NvccMax)
+        if (const ToolkitRow *TR = KB.toolkit(Nvcc->Ver))
+          NvccMax = TR->MaxGcc;
       std::vector<std::string> H;
       if (C->Family == "gcc" && B->accepted().contains(Version({Suggest})))
-        H.push_back(formatv("install a g++ torch {0} accepts with CUDA {1} "
-                            "({2}), e.g. `apt install g++-{3}`",
-                            Torch, Cuda, B->rangeText(), Suggest)
-                        .str());
+        H.push_back(gccHint(*Nvcc, NvccMax ? *NvccMax : Suggest));
       H.push_back("or set TORCH_DONT_CHECK_COMPILER_ABI=1 to skip torch's "
                   "check (the build may then fail in nvcc or at import)");
       Out.push_back(

@@ -191,6 +191,12 @@ private:
   /// condition) cannot be built by a toolkit that meets the condition but
   /// cannot compile the arch.
   void passedArchFacts(const Package &Pkg, std::vector<SolverFact> &Out);
+  /// torch's host-compiler table for the installed torch, when torch applies
+  /// it (a binary build on Linux); else null.
+  const TorchHostCompilerRow *torchCompilerRow() const;
+  /// "install a g++ that nvcc 12.8 accepts, e.g. `apt install g++-14`": the
+  /// newest g++ below nvcc's limit (NvccMax) and torch's table, if it applies.
+  std::string gccHint(const NvccFacts &T, uint64_t NvccMax) const;
 
   const ResolveRequest &Req;
   const PackageLookup &Lookup;

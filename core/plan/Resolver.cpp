@@ -81,52 +81,158 @@ Attempt solveAttempt(const ResolveRequest &Base, RequirementMap Reqs,
   return A;
 }
 
+/// A set of a manifest package's releases in words. The set's own text when
+/// it is one plain range (what a requirement says: ">=1.5", "any"); else
+/// the releases it holds, as runs of consecutive releases (">=1.5.3" for
+/// "==1.5.3 || ==1.5.4 || ==1.6.0" when those are the newest ones).
+/// Releases is sorted oldest first.
+std::string releaseText(const VersionSet &Set,
+                        const std::vector<Version> &Releases) {
+  std::string Plain = Set.displayStr();
+  bool Simple = Plain.find(" other than ") == std::string::npos &&
+                Plain.rfind("other than ", 0) == std::string::npos &&
+                Plain.find(" or ") == std::string::npos;
+  if (Simple || Releases.empty())
+    return Plain;
+  std::vector<size_t> In;
+  for (size_t I = 0; I < Releases.size(); ++I)
+    if (Set.contains(Releases[I]))
+      In.push_back(I);
+  if (In.empty())
+    return Plain;
+  if (In.size() == Releases.size())
+    return "any";
+  std::vector<std::string> Runs;
+  for (size_t K = 0; K < In.size();) {
+    size_t J = K;
+    while (J + 1 < In.size() && In[J + 1] == In[J] + 1)
+      ++J;
+    const Version &Lo = Releases[In[K]], &Hi = Releases[In[J]];
+    if (K == J)
+      Runs.push_back("==" + Lo.str());
+    else if (In[K] == 0)
+      Runs.push_back("<=" + Hi.str());
+    else if (In[J] + 1 == Releases.size())
+      Runs.push_back(">=" + Lo.str());
+    else
+      Runs.push_back(">=" + Lo.str() + ",<=" + Hi.str());
+    K = J + 1;
+  }
+  return join(Runs, " or ");
+}
+
 /// Report wording for cudadeps' encoding: strategies and compiler families
-/// are epochs; they read as words.
+/// are epochs; they read as words, and a package's sets are worded by the
+/// releases they hold.
 PackageReportStyle reportStyle(const PackageLookup &Lookup) {
   PackageReportStyle Base = pep440ReportStyle();
   PackageReportStyle S = Base;
-  auto Strategies = [Base](const VersionSet &Set) -> std::string {
-    if (Set.isAny())
-      return "any";
-    VersionSet E0 = project(Set, 0), E1 = project(Set, 1);
-    bool Has0 = !E0.isEmpty(), Has1 = !E1.isEmpty();
-    if (Has0 && Has1 && E0 == E1)
-      return Base.Set(E0);
-    if (Has1 && !Has0)
-      return Base.Set(E1) + " (source build)";
-    if (Has0 && !Has1 && Set.isSubsetOf(epochRange(0)))
-      return Base.Set(E0);
-    std::string Out;
-    if (Has1)
-      Out += Base.Set(E1) + " (source build)";
-    if (Has0)
-      Out += (Out.empty() ? "" : " or ") + Base.Set(E0) + " (prebuilt)";
+  // Releases of a package in one strategy, oldest first.
+  auto ReleasesOf = [](const Package &Pkg, uint64_t Epoch) {
+    std::vector<Version> Out;
+    for (const Release &R : Pkg.Releases)
+      if (Epoch == SourceEpoch || (R.Prebuilt && Pkg.Kind != BuildKind::Python))
+        Out.push_back(R.Ver);
+    stable_sort(Out);
     return Out;
   };
-  auto Families = [Base](const VersionSet &Set) -> std::string {
+  // A part of a set that holds no release of its strategy says nothing to
+  // a reader ("other than 1.5.4, 1.6.1 (prebuilt)" when those are the only
+  // prebuilt releases): it is left out.
+  auto Holds = [](const VersionSet &Part, const std::vector<Version> &Rs) {
+    return any_of(Rs, [&](const Version &V) { return Part.contains(V); });
+  };
+  auto Strategies = [Base, ReleasesOf, Holds](const Package &Pkg,
+                                              const VersionSet &Set)
+      -> std::string {
     if (Set.isAny())
       return "any";
-    VersionSet Gcc = project(Set, GccEpoch), Clang = project(Set, ClangEpoch);
+    VersionSet E0 = project(Set, PrebuiltEpoch),
+               E1 = project(Set, SourceEpoch);
+    std::vector<Version> SrcRs = ReleasesOf(Pkg, SourceEpoch);
+    std::string Src = releaseText(E1, SrcRs);
+    if (Pkg.Kind == BuildKind::Python)
+      return Src;
+    std::vector<Version> PreRs = ReleasesOf(Pkg, PrebuiltEpoch);
+    std::string Pre = releaseText(E0, PreRs);
+    bool Has0 = !E0.isEmpty(), Has1 = !E1.isEmpty();
+    if (Has0 && Has1 && (E0 == E1 || Src == Pre))
+      return Src;
+    bool Real0 = Holds(E0, PreRs), Real1 = Holds(E1, SrcRs);
+    if (Has0 && Has1 && (Real0 || Real1)) {
+      Has0 = Real0;
+      Has1 = Real1;
+    }
+    std::string Out;
+    if (Has1)
+      Out += Src + " (source build)";
+    if (Has0)
+      Out += (Out.empty() ? "" : " or ") + Pre + " (prebuilt)";
+    return Out.empty() ? Base.Set(Set) : Out;
+  };
+  auto FamilyParts = [Base](const VersionSet &Set) {
     std::vector<std::string> Parts;
+    VersionSet Gcc = project(Set, GccEpoch), Clang = project(Set, ClangEpoch);
     if (!Gcc.isEmpty())
       Parts.push_back("gcc " + Base.Set(Gcc));
     if (!Clang.isEmpty())
       Parts.push_back("clang " + Base.Set(Clang));
-    return Parts.empty() ? "none" : join(Parts, " or ");
+    return Parts;
+  };
+  auto Families = [FamilyParts](const VersionSet &Set) -> std::string {
+    if (Set.isAny() || (project(Set, GccEpoch).isAny() &&
+                        project(Set, ClangEpoch).isAny()))
+      return "any";
+    std::vector<std::string> Parts = FamilyParts(Set);
+    if (Parts.empty())
+      return "none";
+    // "(gcc <15 or clang <20)": one term among others joined by "or".
+    return Parts.size() == 1 ? Parts.front() : "(" + join(Parts, " or ") + ")";
+  };
+  // "no versions of X match S": what the machine or the manifest lacks.
+  S.NoVersions = [Base, Lookup, ReleasesOf, FamilyParts](
+                     const std::string &P, const VersionSet &Set) {
+    if (P == CompilerPkg)
+      return "the machine has no host compiler " +
+             join(FamilyParts(Set), " or ");
+    if (P == NvccPkg)
+      return "the machine has no nvcc " + Base.Set(Set);
+    const Package *Pkg = Lookup(P);
+    if (!Pkg)
+      return std::string();
+    std::vector<std::string> Parts;
+    auto Part = [&](uint64_t Epoch, const char *Kind) {
+      VersionSet E = project(Set, Epoch);
+      if (E.isEmpty())
+        return;
+      std::string Text = Base.Set(E);
+      std::string What = std::string("no ") + Kind + "release";
+      if (Text == "any")
+        Parts.push_back(What);
+      else if (Text.rfind("other than ", 0) == 0)
+        Parts.push_back(What + " " + Text);
+      else
+        Parts.push_back(What + " matching " + Text);
+    };
+    bool Compiles = Pkg->Kind != BuildKind::Python;
+    Part(SourceEpoch, Compiles ? "source " : "");
+    if (Compiles && !ReleasesOf(*Pkg, PrebuiltEpoch).empty())
+      Part(PrebuiltEpoch, "prebuilt ");
+    else if (Compiles && !project(Set, PrebuiltEpoch).isEmpty())
+      Parts.push_back("no prebuilt release");
+    if (Parts.empty())
+      return std::string();
+    return P + " has " + join(Parts, " and ");
+  };
+  S.Package = [](const std::string &P) {
+    return P == CompilerPkg ? std::string("host compiler") : P;
   };
   S.PackageSet = [Base, Lookup, Strategies, Families](const std::string &P,
                                                       const VersionSet &Set) {
     if (P == CompilerPkg)
       return Families(Set);
-    if (const Package *Pkg = Lookup(splitExtra(P).first)) {
-      // Nothing is compiled: its releases are only "source" versions, and
-      // a reader sees plain versions.
-      if (Pkg->Kind == BuildKind::Python)
-        return Set.isAny() ? std::string("any")
-                           : Base.Set(project(Set, SourceEpoch));
-      return Strategies(Set);
-    }
+    if (const Package *Pkg = Lookup(splitExtra(P).first))
+      return Strategies(*Pkg, Set);
     return Base.Set(Set);
   };
   return S;
@@ -154,9 +260,33 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
                                    const PackageReportStyle &Style,
                                    std::vector<std::string> &HintsOut) {
   std::vector<std::string> Out;
+  // A line said already, or that begins a line said already ("torch is not
+  // installed ..." next to "torch is not installed ...: X is a torch
+  // extension"), is not said again; "X needs torch >=2.5" and "X needs torch
+  // >=2.7" (two releases) become one line.
   auto Add = [&](const std::string &Line) {
-    if (!Line.empty() && !is_contained(Out, Line))
-      Out.push_back(Line);
+    if (Line.empty() || is_contained(Out, Line) ||
+        any_of(Out, [&](const std::string &L) {
+          return StringRef(L).startswith(Line + ":");
+        }))
+      return;
+    Out.push_back(Line);
+  };
+  auto AddNeed = [&](const std::string &From, const std::string &To,
+                     const std::string &Set) {
+    std::string Head = From + " needs " + To + " ";
+    for (std::string &L : Out) {
+      if (!StringRef(L).startswith(Head))
+        continue;
+      StringRef Sets = StringRef(L).drop_front(Head.size());
+      Sets.consume_back(" (by release)");
+      SmallVector<StringRef, 4> Known;
+      Sets.split(Known, " or ");
+      if (!is_contained(Known, Set))
+        L = Head + Sets.str() + " or " + Set + " (by release)";
+      return;
+    }
+    Out.push_back(Head + Set);
   };
   // Machine facts first, then unavailable versions, then the rest: the
   // order a reader needs ("no nvcc", "torch needs 12.x", "no wheel").
@@ -263,8 +393,7 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
       if (Need.isAny())
         break;
       // The range as the manifest wrote it, not its strategy encoding.
-      Add(formatv("{0} needs {1} {2}", From, To, Style.PackageSet(To, Need))
-              .str());
+      AddNeed(From, To, Style.PackageSet(To, Need));
       break;
     }
     default:
@@ -272,6 +401,34 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
     }
   }
   return Out;
+}
+
+/// The requirements of Name's releases, and of the manifest packages they
+/// name, on things that are neither manifests nor machine facts of their own
+/// (Python distributions such as triton and transformers), sorted.
+std::vector<std::string> distributionsOf(const std::string &Name,
+                                         const PackageLookup &Lookup) {
+  static const std::set<std::string> Machine = {
+      "nvcc",   "gcc",         "clang",  "torch",
+      "python", "torch.cuda",  "driver", "driver.cuda",
+      "compute_capability"};
+  std::set<std::string> Out, Seen;
+  std::vector<std::string> Work{Name};
+  while (!Work.empty()) {
+    std::string P = std::move(Work.back());
+    Work.pop_back();
+    const Package *Pkg = Seen.insert(P).second ? Lookup(P) : nullptr;
+    if (!Pkg)
+      continue;
+    for (const Release &R : Pkg->Releases)
+      for (const auto &[Key, Req] : Pkg->requirementsFor(R)) {
+        if (Lookup(Key))
+          Work.push_back(Key);
+        else if (!Machine.count(Key))
+          Out.insert(Key);
+      }
+  }
+  return {Out.begin(), Out.end()};
 }
 
 } // namespace
@@ -530,6 +687,8 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
   }
   for (PackageResolution &PR : Failed)
     Res.Packages.push_back(std::move(PR));
+  for (PackageResolution &PR : Res.Packages)
+    PR.Distributions = distributionsOf(PR.Name, Lookup);
 
   // Requested packages first, in the project's order (where each is
   // written), then transitive ones by name.

@@ -24,9 +24,7 @@ PackageReportStyle pep440ReportStyle() {
       return "any";
     if (Set.isEmpty())
       return "(no versions)";
-    if (auto V = Set.singleton())
-      return "==" + V->str();
-    return Set.str();
+    return Set.displayStr();
   };
   return Style;
 }

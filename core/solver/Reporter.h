@@ -40,6 +40,10 @@ template <class P, class VS> struct ReportStyle {
   /// when it returns ""), a Custom fact reads as its Text and an
   /// unavailable version as "foo 1.0.0 is unavailable (Text)".
   std::function<std::string(const Node &)> External;
+  /// Optional: the wording of "no versions of foo match <set>" (when unset
+  /// or "", that sentence; a set worded "other than 1.0, 2.0" reads "foo
+  /// has no versions other than 1.0, 2.0").
+  std::function<std::string(const P &, const VS &)> NoVersions;
 };
 
 template <class P, class VS> class Reporter {
@@ -97,9 +101,18 @@ public:
       if (I.Terms.size() == 2)
         return terse(I.Terms[0], true) + " depends on " + terse(I.Terms[1]);
       break;
-    case CauseKind::NoVersions:
-      return "no versions of " + ref(I.Terms.front()) + " match " +
-             set(I.Terms.front());
+    case CauseKind::NoVersions: {
+      const Entry &E = I.Terms.front();
+      if (Style.NoVersions) {
+        std::string S = Style.NoVersions(E.first, E.second.set());
+        if (!S.empty())
+          return S;
+      }
+      std::string S = set(E);
+      if (S.rfind("other than ", 0) == 0)
+        return ref(E) + " has no versions " + S;
+      return "no versions of " + ref(E) + " match " + S;
+    }
     case CauseKind::Unavailable:
     case CauseKind::Custom:
       return external(I);
@@ -304,6 +317,8 @@ private:
     bool Plain = A.Kind == CauseKind::Custom || B.Kind == CauseKind::Custom ||
                  A.Kind == CauseKind::Unavailable ||
                  B.Kind == CauseKind::Unavailable;
+    if (auto S = bothUnavailable(A, B, ALine, BLine))
+      return *S;
     if (!Plain) {
       if (auto S = requiresBoth(A, B, ALine, BLine))
         return *S;
@@ -319,6 +334,20 @@ private:
     if (BLine)
       Out += " " + lineRef(*BLine);
     return Out;
+  }
+
+  /// Two versions of one package unavailable for one reason: the reason
+  /// once ("foo 1.0 and 2.0 are unavailable (no wheel)").
+  std::optional<std::string> bothUnavailable(const Node &A, const Node &B,
+                                             Line ALine, Line BLine) const {
+    if (Style.External || ALine || BLine ||
+        A.Kind != CauseKind::Unavailable || B.Kind != CauseKind::Unavailable ||
+        A.Terms.empty() || B.Terms.empty() || A.Text != B.Text ||
+        !(A.Terms.front().first == B.Terms.front().first))
+      return std::nullopt;
+    return terse(A.Terms.front()) + " and " + set(B.Terms.front()) +
+           " are unavailable" +
+           (A.Text.empty() ? std::string() : " (" + A.Text + ")");
   }
 
   static const Entry *single(const Node &I, bool Positive) {

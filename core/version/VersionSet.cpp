@@ -530,3 +530,85 @@ std::string VersionSet::str() const {
   }
   return llvm::join(Chunks, " || ");
 }
+
+//===----------------------------------------------------------------------===//
+// Text for people
+//===----------------------------------------------------------------------===//
+
+/// The release a plain "X.dev0" stands for (">=12.dev0" reads ">=12").
+static std::optional<Version> devZeroRelease(const Version &V) {
+  if (!V.local().empty() || V.pre() || V.post() || !V.dev() || *V.dev() != 0)
+    return std::nullopt;
+  std::string S = V.str();
+  return reparse(S.substr(0, S.size() - strlen(".dev0")));
+}
+
+static std::string displayLower(const Cut &C) {
+  if (C.Inf != 0)
+    return "";
+  if (!C.After && !C.Value.isSentinel())
+    if (auto R = devZeroRelease(C.Value))
+      return ">=" + R->str();
+  std::string L = lowerText(C);
+  // ">=W,!=W" (after W and its local variants) reads ">W".
+  size_t Comma = L.find(",!=");
+  if (Comma != std::string::npos)
+    return ">" + L.substr(2, Comma - 2);
+  return L;
+}
+
+static std::string displayUpper(const Cut &C) {
+  if (C.Inf != 0)
+    return "";
+  const Version &V = C.Value;
+  if (V.isSentinel())
+    return "<=" + V.sentinelBase().str();
+  std::string U = upperText(C);
+  // "<=V,!=V" (below V, admitting its pre-releases) reads "<V".
+  size_t Comma = U.find(",!=");
+  if (Comma != std::string::npos)
+    return "<" + U.substr(2, Comma - 2);
+  return U;
+}
+
+static std::string displayChunk(llvm::ArrayRef<CutInterval> Chunk) {
+  llvm::SmallVector<std::string, 2> Parts;
+  CutInterval Hull{Chunk.front().Lower, Chunk.back().Upper};
+  if (auto Eq = eqForm(Hull)) {
+    Parts.push_back(*Eq);
+  } else {
+    if (std::string L = displayLower(Hull.Lower); !L.empty())
+      Parts.push_back(L);
+    if (std::string U = displayUpper(Hull.Upper); !U.empty())
+      Parts.push_back(U);
+  }
+  std::string Out = llvm::join(Parts, ",");
+  llvm::SmallVector<std::string, 4> Holes;
+  for (size_t I = 0; I + 1 < Chunk.size(); ++I) {
+    std::string Eq = *eqForm(CutInterval{Chunk[I].Upper, Chunk[I + 1].Lower});
+    Holes.push_back(Eq.substr(2));
+  }
+  if (!Holes.empty())
+    Out += (Out.empty() ? "" : " ") + std::string("other than ") +
+           llvm::join(Holes, ", ");
+  return Out.empty() ? "any" : Out;
+}
+
+std::string VersionSet::displayStr() const {
+  if (isEmpty())
+    return "no version";
+  if (isAny())
+    return "any";
+  std::vector<CutInterval> Cs = toCuts(Intervals);
+  llvm::SmallVector<std::string, 2> Chunks;
+  size_t Start = 0;
+  for (size_t I = 0; I < Cs.size(); ++I) {
+    if (I + 1 < Cs.size() &&
+        eqForm(CutInterval{Cs[I].Upper, Cs[I + 1].Lower}).has_value())
+      continue;
+    Chunks.push_back(displayChunk(
+        llvm::ArrayRef<CutInterval>(Cs).slice(Start, I + 1 - Start)));
+    Start = I + 1;
+  }
+  return llvm::join(Chunks, " or ");
+}

@@ -117,6 +117,14 @@ public:
   /// ">=1.0,<2.0", "==12.8", ">=1.0,<2.0 || >=3.0" for several intervals.
   std::string str() const;
 
+  /// Text for people, not for reading back: bounds as a user writes them
+  /// (">=12" for ">=12.dev0", "<12.8" for "<=12.8,!=12.8", "<=2.11" for
+  /// "<=2.11.post*") and the versions a range leaves out as "other than",
+  /// e.g. "==12.* other than 12.8.93", "other than 1.5.4, 1.6.1" (the
+  /// whole line but two versions), "<=11 or >=13" for several ranges.
+  /// "any" for every version, "no version" for none.
+  std::string displayStr() const;
+
   bool operator==(const VersionSet &O) const = default;
 
 private:

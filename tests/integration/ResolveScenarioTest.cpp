@@ -124,8 +124,8 @@ TEST(ResolveScenario, Nvcc118RejectsGcc12) {
   EXPECT_EQ(R.Code, 1) << R.Err;
   EXPECT_THAT(R.Out, HasSubstr("because nvcc 11.8.89 supports gcc <= 11"));
   EXPECT_THAT(R.Out, HasSubstr("the only host compiler found is gcc 12.2.0"));
-  EXPECT_THAT(R.Out, HasSubstr("hint: install a g++ nvcc 11.8 accepts, e.g. "
-                               "`apt install g++-11`"));
+  EXPECT_THAT(R.Out, HasSubstr("hint: install a g++ that nvcc 11.8 accepts, "
+                               "e.g. `apt install g++-11`"));
 }
 
 TEST(ResolveScenario, Nvcc118ChoosesGcc11) {
