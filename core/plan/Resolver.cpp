@@ -420,13 +420,19 @@ std::vector<std::string> distributionsOf(const std::string &Name,
     const Package *Pkg = Seen.insert(P).second ? Lookup(P) : nullptr;
     if (!Pkg)
       continue;
-    for (const Release &R : Pkg->Releases)
-      for (const auto &[Key, Req] : Pkg->requirementsFor(R)) {
+    auto Note = [&](const RequirementMap &Reqs) {
+      for (const auto &[Key, Req] : Reqs) {
         if (Lookup(Key))
           Work.push_back(Key);
         else if (!Machine.count(Key))
           Out.insert(Key);
       }
+    };
+    for (const Release &R : Pkg->Releases) {
+      Note(Pkg->requirementsFor(R));
+      for (const auto &[Extra, Reqs] : Pkg->extrasFor(R))
+        Note(Reqs);
+    }
   }
   return {Out.begin(), Out.end()};
 }
