@@ -14,6 +14,7 @@
 #include "cli/Prepared.h"
 #include "cli/ResolveLock.h"
 #include "cli/ResolveRender.h"
+#include "cli/ToolkitPlan.h"
 #include "core/build/Builder.h"
 #include "core/build/Pip.h"
 #include "core/build/Wheel.h"
@@ -21,6 +22,7 @@
 #include "core/manifest/Template.h"
 #include "core/plan/BuildEnvironment.h"
 #include "core/plan/Launcher.h"
+#include "core/plan/Provision.h"
 #include "core/support/Interrupt.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -61,6 +63,13 @@ std::vector<OptionSpec> buildOptionTable() {
   Specs.push_back({"--lock", "", "FILE",
                    "the lock --locked checks (default: cudadeps.lock beside "
                    "the manifest)"});
+  Specs.push_back({"--provision", "", "",
+                   "when no toolkit here lets a package build from source but "
+                   "one can be assembled without root (NVIDIA's wheels), say "
+                   "which, from where and how large, and install it first"});
+  Specs.push_back({"--provision-from", "", "DIR",
+                   "--provision from a directory of NVIDIA's wheels (offline) "
+                   "instead of PyPI"});
   return Specs;
 }
 
@@ -494,6 +503,92 @@ Error carryOut(Session &S, Prepared &P, const PackageResolution &PR) {
   return Error::success();
 }
 
+/// --provision: install the toolkit that lets packages without a build
+/// build from source, then resolve again with it. Under --dry-run the plan
+/// says what would be installed and goes on as if it were. Returns an exit
+/// code when the command must stop.
+std::optional<int> provisionToolkit(Session &S, Prepared &P) {
+  Context &Ctx = S.Ctx;
+  Workspace &WS = *P.W;
+  const PackageLookup Lookup = [&WS](StringRef N) { return WS.find(N); };
+  std::string Store = toolkitStore();
+  Expected<std::optional<ProvisionChoice>> Choice = chooseProvision(
+      P.Request, Lookup, P.Machine.F, WS.KB, P.Result, Store);
+  if (!Choice) {
+    // Nothing can be provisioned: said, and the build goes on as resolved.
+    Ctx.Err << "cudadeps: " << toString(Choice.takeError()) << '\n';
+    return std::nullopt;
+  }
+  if (!*Choice)
+    return std::nullopt;
+  ProvisionChoice &C = **Choice;
+  if (C.For.empty()) {
+    Ctx.Err << "cudadeps: --provision: nvcc " << C.Row->Cuda.str() << " ("
+            << C.Why << ") would not let "
+            << join(packagesWithoutBuild(P.Result, Lookup), ", ")
+            << " build from source here; nothing was provisioned\n";
+    return std::nullopt;
+  }
+  InstallRequest R;
+  R.Version = C.Request;
+  R.From = S.Opts.get("--provision-from");
+  R.Store = Store;
+  R.Machine = toolkitMachineArch();
+  if (P.Machine.F.Python)
+    R.Python = P.Machine.F.Python->Path;
+  Expected<InstallPlan> Plan = planToolkitInstall(R, WS.KB);
+  if (!Plan) {
+    Ctx.Err << "cudadeps: --provision: " << toString(Plan.takeError())
+            << '\n';
+    return std::nullopt;
+  }
+  std::string Line = "provision: " + describeToolkitPlan(*Plan) + " into " +
+                     Store + "/" + C.Row->Cuda.str() + ", for " +
+                     join(C.For, ", ") + " (" + C.Why + ")";
+  if (S.DryRun) {
+    Ctx.Out << "  " << Line << '\n';
+  } else {
+    if (Plan->How == ToolkitOrigin::Kind::Pypi && S.Opts.has("--offline")) {
+      Ctx.Err << "cudadeps: error: --provision downloads NVIDIA's wheels from "
+                 "PyPI, which --offline forbids; give a directory of them with "
+                 "--provision-from DIR\n";
+      return ExitUsage;
+    }
+    S.Prog->line(Line);
+    struct Steps : InstallObserver {
+      Progress &Prog;
+      explicit Steps(Progress &P) : Prog(P) {}
+      void onStep(StringRef What) override { Prog.line("  " + What.str()); }
+    } Observer(*S.Prog);
+    Expected<InstallResult> Done =
+        installToolkit(R, *Plan, S.Runner, Observer);
+    if (!Done) {
+      Error E = Done.takeError();
+      if (E.isA<InterruptedError>()) {
+        consumeError(std::move(E));
+        Ctx.Err << "cudadeps: interrupted; no toolkit was installed\n";
+        return ExitInterrupted;
+      }
+      return reportError(std::move(E), Ctx, ExitBuildFailure);
+    }
+    S.Prog->line((Done->AlreadyInstalled ? "  toolkit " + C.Row->Cuda.str() +
+                                               " was already installed in "
+                                         : "  provisioned toolkit " +
+                                               C.Row->Cuda.str() + " in ") +
+                 Done->Root);
+  }
+  // Resolve again with the toolkit among the facts.
+  SmallString<256> Root(Store);
+  sys::path::append(Root, C.Row->Cuda.str());
+  P.Machine.F.Nvccs.push_back(provisionedNvcc(*C.Row, Root, WS.KB));
+  Expected<Resolution> Again =
+      resolve(P.Request, Lookup, P.Machine.F, WS.KB);
+  if (!Again)
+    return reportError(Again.takeError(), Ctx, ExitUsage);
+  P.Result = std::move(*Again);
+  return std::nullopt;
+}
+
 int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
   StringRef Name = Install ? "install" : "build";
   if (Opts.Positionals.empty()) {
@@ -528,6 +623,21 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
   Expected<Prepared> P = prepareAndResolve(Ctx, Opts, Opts.Positionals);
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
+  if (Opts.has("--provision-from") && !Opts.has("--provision")) {
+    Ctx.Err << "cudadeps: error: --provision-from DIR goes with --provision\n";
+    return ExitUsage;
+  }
+  if (Opts.has("--provision") && !Opts.has("--locked")) {
+    if (S.DryRun)
+      Ctx.Out << "plan (nothing is run; cache " << S.CacheDir
+              << (S.Launcher.empty() ? "" : ", launcher " + S.Launcher)
+              << "):\n";
+    auto OldInt = std::signal(SIGINT, onInterruptSignal);
+    std::optional<int> Stop = provisionToolkit(S, *P);
+    std::signal(SIGINT, OldInt);
+    if (Stop)
+      return *Stop;
+  }
   if (P->Result.Status == ResolveStatus::Unsatisfiable) {
     renderText(P->Result, Ctx.Out, Ctx.Color);
     return ExitUnsatisfiable;
@@ -562,7 +672,7 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
     std::signal(SIGTERM, OldTerm);
   });
 
-  if (S.DryRun)
+  if (S.DryRun && !(Opts.has("--provision") && !Opts.has("--locked")))
     Ctx.Out << "plan (nothing is run; cache " << S.CacheDir
             << (S.Launcher.empty() ? "" : ", launcher " + S.Launcher)
             << "):\n";

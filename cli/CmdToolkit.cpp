@@ -2,6 +2,7 @@
 #include "cli/Commands.h"
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
+#include "cli/ToolkitPlan.h"
 #include "core/support/Interrupt.h"
 #include "core/toolkit/ToolkitInstaller.h"
 
@@ -36,14 +37,16 @@ ArrayRef<OptionSpec> toolkitOptions() {
   return Specs;
 }
 
-static std::string storeDir() {
+std::string toolkitStore() {
   static RealEnvironment Env;
   return toolkitStoreDir(Env);
 }
 
-static std::string machineArch() {
+std::string toolkitMachineArch() {
   return Triple(sys::getProcessTriple()).getArchName().str();
 }
+
+static std::string storeDir() { return toolkitStore(); }
 
 static std::string mib(uint64_t Bytes) {
   return formatv("{0} MiB", (Bytes + (1 << 19)) >> 20).str();
@@ -65,7 +68,7 @@ private:
 extern "C" void onToolkitInterrupt(int) { requestInterrupt(); }
 } // namespace
 
-static std::string describePlan(const InstallPlan &P) {
+std::string describeToolkitPlan(const InstallPlan &P) {
   std::string Text = "toolkit " + P.Version + " from ";
   switch (P.How) {
   case ToolkitOrigin::Kind::Pypi:
@@ -112,7 +115,7 @@ static int runToolkitInstall(Context &Ctx, const ParsedOptions &Opts) {
   R.Version = Opts.Positionals[1];
   R.From = Opts.get("--from");
   R.Store = storeDir();
-  R.Machine = machineArch();
+  R.Machine = toolkitMachineArch();
   Expected<InstallPlan> Plan = planToolkitInstall(R, *KB);
   if (!Plan)
     return reportError(Plan.takeError(), Ctx, ExitUsage);
@@ -126,7 +129,7 @@ static int runToolkitInstall(Context &Ctx, const ParsedOptions &Opts) {
         R.Python = MF->F.Python->Path;
     }
   }
-  Ctx.Err << "cudadeps: installing " << describePlan(*Plan) << '\n';
+  Ctx.Err << "cudadeps: installing " << describeToolkitPlan(*Plan) << '\n';
   if (!Plan->Source.empty())
     Ctx.Err << "cudadeps: (versions from the knowledge base: " << Plan->Source
             << ")\n";

@@ -133,3 +133,116 @@ TEST(ToolkitHints, Cuda12TorchSaysPypiHasNoNvcc12AndWhatDoes) {
 }
 
 } // namespace
+
+namespace {
+
+/// The seed machine with a CUDA 13.0 torch and a driver for it: no nvcc,
+/// but NVIDIA's wheels can assemble a 13.0 one.
+std::string writeCuda13Facts(TempDir &T) {
+  std::string Path = T.sub("facts.toml");
+  std::string Text;
+  {
+    auto Buf = llvm::MemoryBuffer::getFile(CUDADEPS_FIXTURES_DIR
+                                           "/scenarios/seed.toml");
+    if (!Buf)
+      return "";
+    Text = (*Buf)->getBuffer().str();
+  }
+  auto Replace = [&](const std::string &From, const std::string &To) {
+    for (size_t At; (At = Text.find(From)) != std::string::npos;)
+      Text.replace(At, From.size(), To);
+  };
+  Replace("2.11.0+cu128", "2.11.0+cu130");
+  Replace("cuda = \"12.8\"", "cuda = \"13.0\"");
+  Replace("570.86.15", "580.65.06");
+  std::FILE *F = std::fopen(Path.c_str(), "w");
+  if (!F)
+    return "";
+  std::fputs(Text.c_str(), F);
+  std::fclose(F);
+  return Path;
+}
+
+const std::string Example =
+    CUDADEPS_SOURCE_DIR "/examples/qwen35-training/cudadeps.toml";
+
+TEST(BuildProvision, DryRunSaysWhichToolkitFromWhereAndHowLarge) {
+  TempDir T("cudadeps-provision");
+  ASSERT_TRUE(T.ok());
+  ASSERT_TRUE(makeDirs(T.sub("wheels")));
+  ASSERT_FALSE(llvm::errorToBool(makeSyntheticWheels(T.sub("wheels"))));
+  std::string Facts = writeCuda13Facts(T);
+  ASSERT_FALSE(Facts.empty());
+  std::map<std::string, std::string> Env = {{"XDG_DATA_HOME", T.sub("data")},
+                                            {"XDG_CACHE_HOME", T.sub("cache")}};
+  std::string Store = T.sub("data/cudadeps/toolkits");
+
+  // Without --provision: the fallback, and the exact command.
+  RunResult Plain = runCudadeps(
+      {"build", Example, "--facts", Facts, "--dry-run"}, Env);
+  EXPECT_EQ(Plain.Code, 0) << Plain.Err;
+  EXPECT_THAT(Plain.Out, Not(HasSubstr("provision:")));
+
+  RunResult R = runCudadeps({"build", Example, "--facts", Facts, "--dry-run",
+                             "--provision", "--provision-from",
+                             T.sub("wheels")},
+                            Env);
+  ASSERT_EQ(R.Code, 0) << R.Out << R.Err;
+  EXPECT_THAT(R.Out, HasSubstr("provision: toolkit 13.0.88 from the wheels in " +
+                               T.sub("wheels")));
+  EXPECT_THAT(R.Out, HasSubstr("(about 266 MiB on disk) into " + Store +
+                               "/13.0.88, for causal-conv1d (torch "
+                               "2.11.0+cu130 is built with CUDA 13.0)"));
+  // The plan goes on with the provisioned nvcc.
+  EXPECT_THAT(R.Out, HasSubstr(Store + "/13.0.88/bin/nvcc"));
+  EXPECT_FALSE(llvm::sys::fs::exists(Store)) << "a dry run installs nothing";
+}
+
+TEST(BuildProvision, ProvisionsBeforeBuilding) {
+  TempDir T("cudadeps-provision");
+  ASSERT_TRUE(T.ok());
+  ASSERT_TRUE(makeDirs(T.sub("wheels")));
+  ASSERT_FALSE(llvm::errorToBool(makeSyntheticWheels(T.sub("wheels"))));
+  std::string Facts = writeCuda13Facts(T);
+  ASSERT_FALSE(Facts.empty());
+  std::map<std::string, std::string> Env = {{"XDG_DATA_HOME", T.sub("data")},
+                                            {"XDG_CACHE_HOME", T.sub("cache")}};
+  std::string Store = T.sub("data/cudadeps/toolkits");
+  // --offline: the toolkit comes from the directory; the sources of
+  // causal-conv1d are not in the empty cache, so the build itself stops
+  // after provisioning.
+  RunResult R = runCudadeps({"build", Example, "--facts", Facts, "--offline",
+                             "--provision", "--provision-from",
+                             T.sub("wheels")},
+                            Env);
+  EXPECT_NE(R.Code, 0) << R.Out << R.Err;
+  EXPECT_THAT(R.Err, HasSubstr("provisioned toolkit 13.0.88 in " + Store +
+                               "/13.0.88"));
+  EXPECT_THAT(R.Err, HasSubstr("offline"));
+  EXPECT_TRUE(llvm::sys::fs::exists(Store + "/13.0.88/bin/nvcc"));
+  RunResult L = runCudadeps({"toolkit", "list"}, Env);
+  EXPECT_THAT(L.Out, HasSubstr("13.0.88    " + Store + "/13.0.88"));
+
+  // Once it is there, nothing more is provisioned.
+  RunResult Again = runCudadeps(
+      {"build", Example, "--facts", Facts, "--offline", "--dry-run",
+       "--provision", "--provision-from", T.sub("wheels"), "--set",
+       "nvcc=" + Store + "/13.0.88/bin/nvcc"},
+      Env);
+  EXPECT_THAT(Again.Out, Not(HasSubstr("provision: toolkit")))
+      << Again.Out << Again.Err;
+}
+
+TEST(BuildProvision, NothingToProvisionForCuda12IsSaid) {
+  RunResult R = runCudadeps(
+      {"build", Example, "--facts", CUDADEPS_FIXTURES_DIR "/scenarios/seed.toml",
+       "--dry-run", "--provision"});
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_THAT(R.Err, HasSubstr("--provision: no CUDA 12 toolkit can be "
+                               "provisioned without root"));
+  RunResult Bad = runCudadeps({"build", Example, "--provision-from", "/nope"});
+  EXPECT_EQ(Bad.Code, 2);
+  EXPECT_THAT(Bad.Err, HasSubstr("--provision-from DIR goes with --provision"));
+}
+
+} // namespace
