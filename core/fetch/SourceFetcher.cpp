@@ -68,6 +68,7 @@ template <typename T, void (*Free)(T *)> struct GitPtr {
 using Repo = GitPtr<git_repository, git_repository_free>;
 using Object = GitPtr<git_object, git_object_free>;
 using Submodule = GitPtr<git_submodule, git_submodule_free>;
+using Remote = GitPtr<git_remote, git_remote_free>;
 
 struct Callbacks {
   FetchObserver *Observer = nullptr;
@@ -249,6 +250,65 @@ Expected<FetchedSource> reuse(StringRef Dir, const FetchRequest &Req) {
   return S;
 }
 
+/// A complete cached clone of the same repository (another release of the
+/// package), whose objects a new clone can start from; "" when none.
+std::string siblingClone(StringRef Parent, StringRef Dir,
+                         const FetchRequest &Req) {
+  std::error_code EC;
+  std::string Prefix = Req.Package + "-";
+  for (sys::fs::directory_iterator It(Parent, EC), End; !EC && It != End;
+       It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (!Name.startswith(Prefix) || Name.endswith(".lock") ||
+        It->path() == Dir || !sys::fs::is_directory(It->path()))
+      continue;
+    Repo R;
+    if (git_repository_open(R.out(), It->path().c_str()) < 0)
+      continue;
+    Remote O;
+    if (git_remote_lookup(O.out(), R.get(), "origin") < 0)
+      continue;
+    const char *Url = git_remote_url(O.get());
+    if (Url && Req.Url.Value == Url)
+      return It->path();
+  }
+  return "";
+}
+
+/// Clones \p Seed (local, no network) into \p Tmp, points origin at the
+/// request's URL and fetches from it: only the objects the seed lacks travel.
+Error seedClone(Repo &R, StringRef Seed, StringRef Tmp,
+                const FetchRequest &Req, Callbacks &C) {
+  git_clone_options CO = GIT_CLONE_OPTIONS_INIT;
+  CO.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE;
+  CO.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
+  if (Error E = check(git_clone(R.out(), Seed.str().c_str(),
+                                Tmp.str().c_str(), &CO),
+                      "cannot copy the cached clone " + Seed))
+    return E;
+  if (Error E = check(git_remote_set_url(R.get(), "origin",
+                                         Req.Url.Value.c_str()),
+                      "cannot set the URL of " + Tmp))
+    return E;
+  Remote O;
+  if (Error E = check(git_remote_lookup(O.out(), R.get(), "origin"),
+                      "cannot read the remote of " + Tmp))
+    return E;
+  git_fetch_options FO = GIT_FETCH_OPTIONS_INIT;
+  git_checkout_options Unused = GIT_CHECKOUT_OPTIONS_INIT;
+  setCallbacks(FO.callbacks, Unused, C);
+  FO.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
+  FO.prune = GIT_FETCH_PRUNE;
+  // Tags may have moved upstream: the remote's tags replace the seed's.
+  char Heads[] = "+refs/heads/*:refs/remotes/origin/*";
+  char Tags[] = "+refs/tags/*:refs/tags/*";
+  char *Specs[] = {Heads, Tags};
+  git_strarray Refspecs = {Specs, 2};
+  return check(git_remote_fetch(O.get(), &Refspecs, &FO, "fetch"),
+               "cannot fetch " + Req.Url.Value + " (for tag '" +
+                   Req.Tag.Value + "')");
+}
+
 } // namespace
 
 void removeLeftovers(StringRef Dir, StringRef Prefix) {
@@ -333,17 +393,36 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
   Callbacks C;
   C.Observer = Opts.Observer;
   C.Repository = Req.Url.Value;
-  git_clone_options CO = GIT_CLONE_OPTIONS_INIT;
-  setCallbacks(CO.fetch_opts.callbacks, CO.checkout_opts, C);
-  CO.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE;
-  CO.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
   Repo R;
-  if (Error E = check(git_clone(R.out(), Req.Url.Value.c_str(),
-                                Tmp.c_str(), &CO),
-                      "cannot clone " + Req.Url.Value + " (for tag '" +
-                          Req.Tag.Value + "')"))
-    return std::move(E);
   FetchedSource S;
+  // Another release's clone of the same repository holds most objects: start
+  // from it and fetch only what is missing. Any failure falls back to a
+  // whole clone.
+  if (std::string Seed = siblingClone(Parent, Dir, Req); !Seed.empty()) {
+    if (Error E = seedClone(R, Seed, Tmp, Req, C)) {
+      if (E.isA<InterruptedError>())
+        return std::move(E);
+      spdlog::debug("fetch: not seeding from {}: {}", Seed,
+                    toString(std::move(E)));
+      R.reset();
+      (void)sys::fs::remove_directories(Tmp);
+      (void)sys::fs::create_directory(Tmp);
+      C.Last = FetchProgress();
+    } else {
+      S.SeededFrom = Seed;
+    }
+  }
+  if (S.SeededFrom.empty()) {
+    git_clone_options CO = GIT_CLONE_OPTIONS_INIT;
+    setCallbacks(CO.fetch_opts.callbacks, CO.checkout_opts, C);
+    CO.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE;
+    CO.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
+    if (Error E = check(git_clone(R.out(), Req.Url.Value.c_str(),
+                                  Tmp.c_str(), &CO),
+                        "cannot clone " + Req.Url.Value + " (for tag '" +
+                            Req.Tag.Value + "')"))
+      return std::move(E);
+  }
   S.ReceivedBytes = C.Last.ReceivedBytes;
   S.ReceivedObjects = C.Last.ReceivedObjects;
   Expected<std::string> Commit = checkoutTag(R.get(), Req, C);

@@ -72,6 +72,9 @@ struct FetchedSource {
   unsigned Submodules = 0; // submodules checked out (recursively)
   uint64_t ReceivedBytes = 0;
   uint64_t ReceivedObjects = 0;
+  /// The cached clone of another release this one started from (only the
+  /// objects it lacked were fetched); empty for a whole clone.
+  std::string SeededFrom;
 };
 
 /// The fetch request of release \p Ver of \p Pkg: its git URL, its tag

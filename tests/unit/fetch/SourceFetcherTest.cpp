@@ -160,3 +160,57 @@ TEST_F(SourceFetcherTest, LeftoversOfKilledRunsAreRemoved) {
 }
 
 } // namespace
+
+namespace {
+
+// A new release of a cached repository starts from the clone of the other
+// release and fetches from the repository only what that clone lacks (here:
+// a tag made upstream after the first clone).
+TEST_F(SourceFetcherTest, NewTagFetchesOnlyWhatTheCachedCloneLacks) {
+  auto First = fetchSource(request("v1.0"), Opts);
+  ASSERT_TRUE(bool(First)) << llvm::toString(First.takeError());
+  EXPECT_TRUE(First->SeededFrom.empty());
+
+  // Upstream moves on: a commit and tag the cached clone has never seen.
+  std::string Home = Root.sub("home");
+  ASSERT_TRUE(git(P.Repo, {"commit", "--allow-empty", "-q", "-m", "next"},
+                  Home));
+  ASSERT_TRUE(git(P.Repo, {"tag", "v2.0"}, Home));
+  std::string NewCommit;
+  ASSERT_TRUE(git(P.Repo, {"rev-parse", "HEAD"}, Home, &NewCommit));
+
+  auto Next = fetchSource(request("v2.0"), Opts);
+  ASSERT_TRUE(bool(Next)) << llvm::toString(Next.takeError());
+  EXPECT_EQ(Next->SeededFrom, First->Dir);
+  EXPECT_EQ(Next->Commit + "\n", NewCommit);
+  EXPECT_THAT(readWhole(Next->Dir + "/third_party/sub/include/scale.h"),
+              HasSubstr("SCALE"));
+  EXPECT_EQ(srcEntries().size(), 2u);
+  // Its origin is the repository, not the seed: later fetches go there.
+  std::string Origin;
+  ASSERT_TRUE(git(Next->Dir, {"remote", "get-url", "origin"}, Home, &Origin));
+  EXPECT_EQ(Origin, P.Repo + "\n");
+  // And it is reused offline like any clone.
+  FetchOptions Offline = Opts;
+  Offline.Offline = true;
+  auto Reused = fetchSource(request("v2.0"), Offline);
+  ASSERT_TRUE(bool(Reused)) << llvm::toString(Reused.takeError());
+  EXPECT_TRUE(Reused->Reused);
+}
+
+// A seed that cannot be used (its objects are gone) is no failure: a whole
+// clone is made instead.
+TEST_F(SourceFetcherTest, BrokenSeedFallsBackToAWholeClone) {
+  auto First = fetchSource(request("v1.0"), Opts);
+  ASSERT_TRUE(bool(First)) << llvm::toString(First.takeError());
+  ASSERT_FALSE(
+      llvm::sys::fs::remove_directories(First->Dir + "/.git/objects"));
+  ASSERT_TRUE(llvm::sys::fs::create_directory(First->Dir + "/.git/objects") ==
+              std::error_code());
+  auto Next = fetchSource(request("v1.1"), Opts);
+  ASSERT_TRUE(bool(Next)) << llvm::toString(Next.takeError());
+  EXPECT_TRUE(Next->SeededFrom.empty());
+  EXPECT_EQ(Next->Commit, P.CommitV11);
+}
+
+} // namespace
