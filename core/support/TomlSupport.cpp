@@ -2,6 +2,7 @@
 
 #include "core/support/TomlSupport.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/raw_ostream.h"
@@ -102,6 +103,43 @@ bool isBareKeyChar(char C) {
   return llvm::isAlnum(C) || C == '_' || C == '-';
 }
 
+bool isValueTerminator(char C) {
+  return llvm::StringRef(" \t\n\r\v\f]},#").contains(C);
+}
+
+bool isDigitRun(llvm::StringRef S, size_t From, size_t Count) {
+  if (S.size() < From + Count)
+    return false;
+  return llvm::all_of(S.substr(From, Count), llvm::isDigit);
+}
+
+/// TOML++ 3.3.0 asserts (assumes, without assertions) a digit after the 'T'
+/// of a date-time and more than one character after the space of one: \p V,
+/// a value, is a date ("1979-05-27") followed by 'T' and no digit, or by a
+/// space, one digit and the value's end. Neither is valid TOML.
+const char *dateTimeHazard(llvm::StringRef V) {
+  auto IsDate = [](llvm::StringRef D) {
+    return isDigitRun(D, 0, 4) && D[4] == '-' && isDigitRun(D, 5, 2) &&
+           D[7] == '-' && isDigitRun(D, 8, 2);
+  };
+  if (V.size() > 11 && IsDate(V) && (V[10] == 'T' || V[10] == 't') &&
+      !llvm::isDigit(V[11]))
+    return "invalid TOML: a date-time needs a time (HH:MM:SS) after 'T'";
+  // TOML++ classifies the value with its '_' left out.
+  std::string Token;
+  size_t End = 0;
+  for (; End < V.size() && !isValueTerminator(V[End]); ++End)
+    if (V[End] != '_')
+      Token += V[End];
+  if (Token.size() == 10 && Token[4] == '-' && Token[7] == '-' &&
+      llvm::all_of(Token, [](char C) { return llvm::isDigit(C) || C == '-'; }) &&
+      End + 2 < V.size() && V[End] == ' ' && llvm::isDigit(V[End + 1]) &&
+      isValueTerminator(V[End + 2]))
+    return "invalid TOML: a date-time needs a time (HH:MM:SS) after the "
+           "space";
+  return nullptr;
+}
+
 /// The scanner of checkTomlHazards: a TOML lexer reduced to what tells
 /// strings and comments from the rest, table headers from values, and the
 /// nesting of inline tables and arrays.
@@ -126,6 +164,9 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
   std::vector<std::pair<char, unsigned>> Open;
   unsigned Dots = 0, DotsAbove = 0;
   bool AtLineStart = true;
+  // The last character outside strings and comments (a value starts after
+  // '=', and after '[' or ',' in an array).
+  char Prev = '\n';
   size_t Start = Text.startswith("\xEF\xBB\xBF") ? 3 : 0; // a UTF-8 BOM
   auto Hazard = [](size_t At, const char *Message) {
     return std::make_optional(std::make_pair(At, Message));
@@ -138,7 +179,7 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
       if (St == State::Comment || St == State::Basic || St == State::Literal)
         St = State::Normal;
       if (St == State::Normal && Open.empty())
-        Dots = 0;
+        Dots = 0, Prev = '\n';
       continue;
     }
     switch (St) {
@@ -185,6 +226,13 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
       return Hazard(I, "invalid TOML: a non-ASCII character outside a "
                        "string or comment (quote a key that is not ASCII "
                        "letters, digits, '-' and '_')");
+    bool ValueStart = Prev == '=' || (!Open.empty() && Open.back().first == '[' &&
+                                      (Prev == '[' || Prev == ','));
+    if (C != '#')
+      Prev = C;
+    if (ValueStart && llvm::isDigit(C))
+      if (const char *Message = dateTimeHazard(Rest))
+        return Hazard(I, Message);
     if (C == '#') {
       St = State::Comment;
     } else if (Rest.startswith("\"\"\"")) {

@@ -68,6 +68,15 @@ std::vector<Hazard> hazards() {
        }() + "a = 1}\n",
        "1:71", "nested too deeply"},
       {"control-character", "a = 1\n\x07", "2:1", "control character"},
+      // Found by fuzz/facts_toml, fuzz/manifest and fuzz/lock.
+      {"date-time-letter-after-t", "a = 1979-05-27Tit:00Z\n", "1:5",
+       "needs a time"},
+      {"date-time-colon-after-t", "a = [1, 1979-05-27t:00:00]\n", "1:9",
+       "needs a time"},
+      {"date-space-one-digit", "a = 7916-22-27 1\nb = 2\n", "1:5",
+       "needs a time"},
+      {"date-space-one-digit-in-array", "a = [\n1979-05-27 1]\n", "2:1",
+       "needs a time"},
   };
 }
 
@@ -144,6 +153,8 @@ TEST(TomlHazards, ValidTextStillParses) {
       "a = [{b.c = 1}, {b.c = 2}, [1, [2, {x = \"]}\"}]]]\n",
       "[[t]]\n[ t2 ]\n[\"q\".r]\n",
       "s = \"\\\"[\"\nm = \"\"\"\n[\n}\n\"\"\"\n",
+      "a = 1979-05-27T07:32:00Z\nb = 1979-05-27 07:32:00\nc = 1979-05-27\n"
+      "d = [1979-05-27, 07:32:00, 1979-05-27t07:32:00]\n1979-05-27T = 1\n",
   };
   for (const char *T : Valid) {
     llvm::Expected<toml::table> Table = parseToml(T, "v.toml");
