@@ -199,6 +199,17 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
     case State::MultiLiteral: {
       char Quote = St == State::MultiBasic ? '"' : '\'';
       if (St == State::MultiBasic && C == '\\' && I + 1 < Text.size()) {
+        // TOML++ asks whether the character after a backslash, and the
+        // first one after a line-ending backslash and the whitespace it
+        // trims, is whitespace: for many non-ASCII characters that is
+        // undefined behaviour (see the file comment of TomlSupport.h).
+        size_t J = I + 1;
+        if (llvm::StringRef(" \t\r\n").contains(Text[J]))
+          J = Text.find_first_not_of(" \t\r\n", J);
+        if (J != llvm::StringRef::npos && static_cast<unsigned char>(Text[J]) >= 0x80)
+          return Hazard(J, "invalid TOML: a non-ASCII character right after a "
+                           "backslash or a line-ending backslash (write it "
+                           "as \\uXXXX)");
         ++I;
         if (Text[I] == '\n')
           AtLineStart = true;
@@ -233,6 +244,11 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
     if (ValueStart && llvm::isDigit(C))
       if (const char *Message = dateTimeHazard(Rest))
         return Hazard(I, Message);
+    // A string starts a key or a value; TOML++ reads a quote elsewhere as
+    // part of a bare value, past what this scanner would take as a string.
+    if ((C == '"' || C == '\'') && I > Start &&
+        !llvm::StringRef(" \t\r\n=[{,.").contains(Text[I - 1]))
+      return Hazard(I, "invalid TOML: a quote inside a bare key or value");
     if (C == '#') {
       St = State::Comment;
     } else if (Rest.startswith("\"\"\"")) {

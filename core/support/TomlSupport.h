@@ -16,7 +16,17 @@
 //    parse_value;
 //  - a key with many dotted parts (200,000) recurses once per part and
 //    overflows the stack.
-// All of these are invalid TOML 1.0 (bare keys are ASCII), so parseToml()
+//  - a date followed by 'T' and no digit ("1979-05-27Tx"), or by a space,
+//    one digit and the end of the value ("1979-05-27 1"), asserts in
+//    parse_time and parse_value;
+//  - a quote inside a bare value ("+'é'") is scanned past as part of the
+//    value, and a non-ASCII character right after a backslash in a
+//    multi-line basic string (or after a line-ending backslash and the
+//    whitespace it trims) is asked whether it is whitespace: both reach the
+//    TOML_UNREACHABLE above.
+// All of these are invalid TOML 1.0 (bare keys are ASCII) but a non-ASCII
+// character after a line-ending backslash's whitespace (refused with a hint
+// to write it as \uXXXX), so parseToml()
 // scans the text first, outside strings and comments, and refuses them with
 // their line and column; only text that passes reaches TOML++.
 //

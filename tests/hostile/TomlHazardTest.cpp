@@ -75,6 +75,12 @@ std::vector<Hazard> hazards() {
        "needs a time"},
       {"date-space-one-digit", "a = 7916-22-27 1\nb = 2\n", "1:5",
        "needs a time"},
+      {"non-ascii-after-line-ending-backslash",
+       "a = \"\"\"x\\\n\xc3\x9a\"\"\"\n", "2:1", "line-ending backslash"},
+      {"non-ascii-escaped", "a = \"\"\"x\\\xc3\xa9\"\"\"\n", "1:10",
+       "after a backslash"},
+      {"quote-inside-bare-value", "a = +'c0\xd0\x96' \n", "1:6",
+       "quote inside"},
       {"date-space-one-digit-in-array", "a = [\n1979-05-27 1]\n", "2:1",
        "needs a time"},
   };
@@ -153,6 +159,8 @@ TEST(TomlHazards, ValidTextStillParses) {
       "a = [{b.c = 1}, {b.c = 2}, [1, [2, {x = \"]}\"}]]]\n",
       "[[t]]\n[ t2 ]\n[\"q\".r]\n",
       "s = \"\\\"[\"\nm = \"\"\"\n[\n}\n\"\"\"\n",
+      "a = \"\"\"x\\\n   y\xc3\xa9\\\n\"\"\"\nb = 'c\"d'\nc = [\"x\",'y']\n"
+      "[\"k\".'l']\nd={\"e\"=1,'f'=2}\n",
       "a = 1979-05-27T07:32:00Z\nb = 1979-05-27 07:32:00\nc = 1979-05-27\n"
       "d = [1979-05-27, 07:32:00, 1979-05-27t07:32:00]\n1979-05-27T = 1\n",
   };
