@@ -217,6 +217,14 @@ static json::Value strings(const std::vector<std::string> &L) {
   return json::Value(std::move(A));
 }
 
+static json::Value timeouts(const ProbeReport &R) {
+  json::Array A;
+  for (const ProbeTimeout &T : R.TimedOut)
+    A.push_back(
+        json::Object{{"what", T.What}, {"after_ms", int64_t(T.After.count())}});
+  return json::Value(std::move(A));
+}
+
 static json::Value renderJson(const MachineFacts &M) {
   json::Array Probes;
   for (const ProbeReport &R : M.Reports)
@@ -227,6 +235,7 @@ static json::Value renderJson(const MachineFacts &M) {
                                   {"reason", R.Reason},
                                   {"searched", strings(R.Searched)},
                                   {"warnings", strings(R.Warnings)},
+                                  {"timed_out", timeouts(R)},
                                   {"cached", R.FromCache},
                                   {"elapsed_ms", int64_t(R.Elapsed.count())}});
   json::Array Failures;

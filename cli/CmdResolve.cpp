@@ -1,15 +1,17 @@
 //===- CmdResolve.cpp - cudadeps resolve / cudadeps explain -----------------===//
 #include "cli/Commands.h"
+#include "cli/Emitter.h"
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
-#include "cli/Prepared.h"
-#include "cli/Emitter.h"
 #include "cli/OutputFile.h"
+#include "cli/Prepared.h"
 #include "cli/ResolveLock.h"
 #include "cli/ResolveRender.h"
 #include "core/plan/BuildEnvironment.h"
 #include "core/plan/Launcher.h"
 #include "core/plan/Resolver.h"
+#include "core/support/Printable.h"
+#include "plugins/platform/HostFiles.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -124,10 +126,28 @@ Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
   if (!R)
     return R.takeError();
   P.Result = std::move(*R);
+  // What a probe could not finish is missing from the facts: say so.
+  for (const ProbeReport &Rep : P.Machine.Reports)
+    for (const ProbeTimeout &T : Rep.TimedOut)
+      P.Result.Warnings.push_back(
+          "probe " + Rep.Name + ": " + T.What + " timed out after " +
+          probes::formatSeconds(T.After) +
+          "; what it would have found is missing from the facts");
   return std::move(P);
 }
 
 namespace {
+
+/// "probe_timeouts": what each probe could not finish in its time.
+void addProbeTimeouts(json::Value &Doc, const MachineFacts &M) {
+  json::Array Timeouts;
+  for (const ProbeReport &R : M.Reports)
+    for (const ProbeTimeout &T : R.TimedOut)
+      Timeouts.push_back(json::Object{{"probe", R.Name},
+                                      {"what", T.What},
+                                      {"after_ms", int64_t(T.After.count())}});
+  (*Doc.getAsObject())["probe_timeouts"] = std::move(Timeouts);
+}
 
 int exitCodeFor(const Resolution &R) {
   return R.Status == ResolveStatus::Unsatisfiable ? ExitUnsatisfiable : ExitOk;
@@ -218,6 +238,7 @@ int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P,
   }
   if (Json) {
     json::Value Doc = renderJson(R, P.Machine.F);
+    addProbeTimeouts(Doc, P.Machine);
     json::Object Emit{
         {"kind", Req.Kind},
         {"file", File.empty() ? json::Value(nullptr) : json::Value(File)},
@@ -288,6 +309,7 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
     return emitHook(Ctx, Opts, *P, *Locked);
   if (Opts.get("--format", "text") == "json") {
     json::Value Doc = renderJson(*R, P->Machine.F);
+    addProbeTimeouts(Doc, P->Machine);
     if (*Locked)
       (*Doc.getAsObject())["lock"] = renderLockJson(**Locked);
     Ctx.Out << formatv("{0:2}", Doc) << '\n';

@@ -1,6 +1,7 @@
 #include "cli/MachineSetup.h"
 
 #include "core/manifest/ManifestLoader.h"
+#include "core/support/Printable.h"
 #include "plugins/Builtin.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -35,11 +36,33 @@ std::vector<OptionSpec> solveOptions() {
   return Specs;
 }
 
+/// $CUDADEPS_PROBE_TIMEOUT=SECONDS: the most one probe command may take;
+/// the whole probe phase then gets one and a half times that.
+static Error probeTimeoutFromEnv(const Environment &Env, GatherOptions &G) {
+  std::optional<std::string> Text = Env.get("CUDADEPS_PROBE_TIMEOUT");
+  if (!Text || Text->empty())
+    return Error::success();
+  double Seconds = 0;
+  StringRef T = StringRef(*Text).trim();
+  if (T.getAsDouble(Seconds) || !(Seconds > 0) || Seconds > 3600)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "$CUDADEPS_PROBE_TIMEOUT is '%s': expected seconds (more than 0, at "
+        "most 3600), such as 10 or 0.5",
+        printableText(*Text).c_str());
+  G.CommandTimeout = std::chrono::milliseconds(
+      std::max<int64_t>(1, static_cast<int64_t>(Seconds * 1000)));
+  G.ProbeDeadline = G.CommandTimeout * 3 / 2;
+  return Error::success();
+}
+
 Expected<MachineFacts> gatherMachineFacts(Context &Ctx,
                                           const ParsedOptions &Opts) {
   static RealEnvironment Env;
   static RealProcessRunner Runner;
   GatherOptions G{Env, Runner};
+  if (Error E = probeTimeoutFromEnv(Env, G))
+    return std::move(E);
   if (Opts.has("--facts"))
     G.FactsFile = Opts.get("--facts");
   G.Overrides = Opts.getAll("--set");

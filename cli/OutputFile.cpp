@@ -1,9 +1,10 @@
 //===- OutputFile.cpp - files cudadeps writes for other tools to read ------===//
 #include "cli/OutputFile.h"
 
+#include "core/support/BoundedFile.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -19,10 +20,14 @@ bool holdsExactly(StringRef Path, StringRef Text) {
   if (sys::fs::status(Path, St) || !sys::fs::is_regular_file(St) ||
       St.getSize() != Text.size())
     return false;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  return B && (*B)->getBuffer() == Text;
+  // Bounded and regular-file-only: a FIFO swapped in meanwhile does not
+  // block, a file grown meanwhile is not read whole.
+  Expected<std::string> Old = readBoundedFile(Path, Text.size(), "file");
+  if (!Old) {
+    consumeError(Old.takeError());
+    return false;
+  }
+  return *Old == Text;
 }
 
 Error cannotWrite(StringRef Path, const Twine &Why) {

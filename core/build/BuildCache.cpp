@@ -1,7 +1,9 @@
 #include "core/build/BuildCache.h"
 
 #include "core/fetch/SourceFetcher.h"
+#include "core/support/BoundedFile.h"
 #include "core/support/Hash.h"
+#include "core/support/JsonSupport.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -60,10 +62,15 @@ std::string BuildCache::logPath(StringRef Package, StringRef Version,
 
 std::optional<CacheEntry> BuildCache::lookup(StringRef Key) const {
   std::string Dir = entryDir(Key);
-  auto Buf = MemoryBuffer::getFile(pathJoin(Dir, "entry.json"));
-  if (!Buf)
+  // A cache may be shared: its entry is read bounded and parsed with the
+  // depth bound; anything odd is a miss.
+  Expected<std::string> Text = readBoundedFile(
+      pathJoin(Dir, "entry.json"), MaxBuildCacheEntryBytes, "entry");
+  if (!Text) {
+    consumeError(Text.takeError());
     return std::nullopt;
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  }
+  Expected<json::Value> V = parseJson(*Text);
   if (!V) {
     consumeError(V.takeError());
     return std::nullopt;

@@ -62,6 +62,9 @@ struct CacheEntry {
   std::vector<std::string> Wheels;
 };
 
+/// An entry.json is a few hundred bytes; a larger one is not read.
+inline constexpr size_t MaxBuildCacheEntryBytes = 1u << 20;
+
 class BuildCache {
 public:
   explicit BuildCache(std::string Root) : Root(std::move(Root)) {}

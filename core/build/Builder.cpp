@@ -1,13 +1,13 @@
 #include "core/build/Builder.h"
 
 #include "core/build/Wheel.h"
+#include "core/support/BoundedFile.h"
 #include "core/support/Interrupt.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,6 +25,8 @@ void BuildFailure::log(raw_ostream &OS) const {
   OS << "building " << Package << " failed in step '" << Step << "'";
   if (ExitCode >= 0)
     OS << " (exit code " << ExitCode << ")";
+  else if (!Problem.empty())
+    OS << " (" << Problem << ")";
   if (!LogPath.empty())
     OS << "; log: " << LogPath;
 }
@@ -131,11 +133,10 @@ Expected<CacheKey> buildKeyFor(const Package &Pkg,
 
 namespace {
 
-/// Runs one step with its output in \p StepLog, reporting compile progress
-/// from the output while it runs.
-Expected<ProcessResult> runStep(const BuildStep &S, StringRef Package,
-                                const std::map<std::string, std::string> &Env,
-                                StringRef StepLog, const BuildOptions &Opts) {
+/// How one step is run: its output (stdout and stderr) in \p StepLog.
+ProcessRequest stepRequest(const BuildStep &S,
+                           const std::map<std::string, std::string> &Env,
+                           StringRef StepLog) {
   ProcessRequest R;
   R.Argv = S.Argv;
   R.Env = Env;
@@ -143,6 +144,14 @@ Expected<ProcessResult> runStep(const BuildStep &S, StringRef Package,
   R.Timeout = std::chrono::milliseconds(0); // builds take what they take
   R.StdoutFile = StepLog.str();
   R.StderrFile = StepLog.str();
+  R.OutputCap = MaxStepLogBytes;
+  return R;
+}
+
+/// Runs one step with its output in \p StepLog, reporting compile progress
+/// from the output while it runs.
+Expected<ProcessResult> runStep(const ProcessRequest &R, StringRef Package,
+                                StringRef StepLog, const BuildOptions &Opts) {
   std::optional<Expected<ProcessResult>> Result;
   std::atomic<bool> Done{false};
   std::thread T([&] {
@@ -151,16 +160,20 @@ Expected<ProcessResult> runStep(const BuildStep &S, StringRef Package,
   });
   size_t Offset = 0;
   std::string Partial;
-  auto ReadNew = [&] {
+  // Reads what the step logged since the last call, a bounded chunk at a
+  // time (the log may grow by megabytes between calls); true when there
+  // may be more.
+  constexpr size_t MaxChunk = 1u << 20;
+  auto ReadChunk = [&]() -> bool {
     std::ifstream In(StepLog.str(), std::ios::binary);
     if (!In)
-      return;
+      return false;
     In.seekg(0, std::ios::end);
     std::streamoff Size = In.tellg();
     if (Size <= std::streamoff(Offset))
-      return;
+      return false;
     In.seekg(Offset);
-    std::string Chunk(size_t(Size) - Offset, '\0');
+    std::string Chunk(std::min<size_t>(size_t(Size) - Offset, MaxChunk), '\0');
     In.read(Chunk.data(), Chunk.size());
     Offset += In.gcount();
     Partial += Chunk.substr(0, In.gcount());
@@ -173,22 +186,28 @@ Expected<ProcessResult> runStep(const BuildStep &S, StringRef Package,
     }
     if (Partial.size() > 65536) // one endless line: not a progress line
       Partial.clear();
+    return In.gcount() > 0;
   };
   while (!Done) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    ReadNew();
+    for (int I = 0; I < 4 && ReadChunk(); ++I) {
+    }
   }
   T.join();
-  ReadNew();
+  while (ReadChunk()) {
+  }
   return std::move(*Result);
 }
 
+/// Appends the step log \p From (at most the step's output cap) to \p To,
+/// a chunk at a time.
 Error appendFile(raw_ostream &To, StringRef From) {
-  auto Buf = MemoryBuffer::getFile(From, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
-  if (!Buf)
+  std::ifstream In(From.str(), std::ios::binary);
+  if (!In)
     return Error::success(); // the step wrote nothing
-  To << (*Buf)->getBuffer();
+  char Chunk[65536];
+  while (In.read(Chunk, sizeof(Chunk)) || In.gcount() > 0)
+    To.write(Chunk, static_cast<size_t>(In.gcount()));
   return Error::success();
 }
 
@@ -306,7 +325,8 @@ Expected<BuildOutcome> buildPackage(const Package &Pkg,
     Log << "\n# step " << S.Name << " in " << S.WorkingDir << "\n$ "
         << join(S.Argv, " ") << "\n";
     Log.flush();
-    Expected<ProcessResult> R = runStep(S, Name, Env, StepLog, Opts);
+    ProcessRequest Req = stepRequest(S, Env, StepLog);
+    Expected<ProcessResult> R = runStep(Req, Name, StepLog, Opts);
     if (Error E = appendFile(Log, StepLog))
       return std::move(E);
     Log.flush();
@@ -328,13 +348,18 @@ Expected<BuildOutcome> buildPackage(const Package &Pkg,
       return Error(std::move(Fail));
     }
     if (R->ExitCode != 0) {
-      auto Buf = MemoryBuffer::getFile(StepLog);
-      StringRef Text = Buf ? (*Buf)->getBuffer() : StringRef();
+      // The end of the log says what went wrong.
+      Expected<std::string> Tail = readFileTail(StepLog, 1u << 20, "step log");
+      std::string Text = Tail ? std::move(*Tail) : std::string();
+      if (!Tail)
+        consumeError(Tail.takeError());
       Fail->ExitCode = R->ExitCode;
+      if (R->ExitCode < 0)
+        Fail->Problem = describeProblem(Req, *R);
       Fail->Tail = lastLines(Text, 20);
       Fail->Cause = detectFailureCause(Text, BE->Jobs.Jobs);
-      Log << "\n# step " << S.Name << " failed with exit code "
-          << R->ExitCode << "\n";
+      Log << "\n# step " << S.Name << " failed: " << describeProblem(Req, *R)
+          << "\n";
       return Error(std::move(Fail));
     }
   }

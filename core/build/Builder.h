@@ -64,6 +64,10 @@ struct BuildOutcome {
 };
 
 /// A step that failed.
+/// The most a build step may log (stdout and stderr together); a step that
+/// writes more is stopped.
+inline constexpr size_t MaxStepLogBytes = 256u << 20;
+
 class BuildFailure : public llvm::ErrorInfo<BuildFailure> {
 public:
   static char ID;
@@ -71,6 +75,9 @@ public:
   std::string Step;
   std::vector<std::string> Argv;
   int ExitCode = -1;
+  /// How the step ended when it did not exit by itself ("output exceeded
+  /// N bytes (stopped)", "was killed by signal 9 (Killed)").
+  std::string Problem;
   std::string LogPath;
   std::string Tail; // the log's last lines
   std::optional<FailureCause> Cause;

@@ -65,9 +65,9 @@ Error runPip(const std::vector<std::string> &Argv, const PipOptions &Opts,
   if (Res->Interrupted || interruptRequested())
     return makeInterrupted(What);
   if (Res->ExitCode != 0)
-    return createStringError(inconvertibleErrorCode(),
-                             "%s failed (exit code %d):\n%s",
-                             What.str().c_str(), Res->ExitCode,
+    return createStringError(inconvertibleErrorCode(), "%s failed (%s):\n%s",
+                             What.str().c_str(),
+                             describeProblem(R, *Res).c_str(),
                              lastLines(Res->Out + Res->Err, 12).c_str());
   return Error::success();
 }
@@ -115,10 +115,10 @@ Expected<std::string> fetchPrebuilt(StringRef Url, const PipOptions &Opts) {
     std::string Line = notFoundLine(Output);
     if (!Line.empty())
       return make_error<PrebuiltNotFound>(Url.str(), Line);
-    return createStringError(inconvertibleErrorCode(),
-                             "cannot download %s with pip (exit code %d):\n%s",
-                             Url.str().c_str(), Res->ExitCode,
-                             lastLines(Output, 12).c_str());
+    return createStringError(
+        inconvertibleErrorCode(), "cannot download %s with pip (%s):\n%s",
+        Url.str().c_str(), describeProblem(R, *Res).c_str(),
+        lastLines(Output, 12).c_str());
   }
   std::string Got = firstWheel(Tmp);
   if (Got.empty())

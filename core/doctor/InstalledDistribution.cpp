@@ -2,11 +2,12 @@
 
 #include "core/doctor/InstalledDistribution.h"
 
+#include "core/support/BoundedFile.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
@@ -22,11 +23,12 @@ constexpr size_t MaxSharedObjects = 256;
 constexpr unsigned MaxEditableDepth = 4;
 
 std::optional<std::string> readBounded(const Twine &Path, size_t Limit) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(
-      Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!B || (*B)->getBufferSize() > Limit)
+  Expected<std::string> Text = readBoundedFile(Path.str(), Limit, "file");
+  if (!Text) {
+    consumeError(Text.takeError());
     return std::nullopt;
-  return (*B)->getBuffer().str();
+  }
+  return std::move(*Text);
 }
 
 std::optional<Version> parseQuietly(StringRef Text) {

@@ -2,6 +2,8 @@
 
 #include "core/inspect/SharedObject.h"
 
+#include "core/support/BoundedFile.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Demangle/Demangle.h"
@@ -149,12 +151,11 @@ StringRef takeSourceName(StringRef &S) {
 } // namespace
 
 Expected<SharedObject> readSharedObject(StringRef Path, unsigned Parts) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  // Mapped, not copied; a FIFO or a device in its place is refused.
+  Expected<std::unique_ptr<MemoryBuffer>> Buf =
+      mapBoundedFile(Path, MaxSharedObjectBytes, "shared object");
   if (!Buf)
-    return createStringError(Buf.getError(), "cannot read " + Path + ": " +
-                                                 Buf.getError().message());
+    return Buf.takeError();
   StringRef Bytes = (*Buf)->getBuffer();
   if (!Bytes.startswith("\x7f"
                         "ELF") ||

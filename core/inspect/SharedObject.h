@@ -48,8 +48,12 @@ enum ReadParts : unsigned {
   ReadDeviceCode = 1 << 1 // + the fatbinaries
 };
 
+/// The largest shared object read (libtorch_cuda.so is about 1.5 GB).
+inline constexpr size_t MaxSharedObjectBytes = size_t(4) << 30;
+
 /// Reads the ELF file at \p Path (32 or 64 bit, little or big endian). A
-/// file that is not ELF, or whose tables do not read, is an error naming it.
+/// file that is not ELF, or whose tables do not read, is an error naming it;
+/// so is anything but a regular file, or a file over MaxSharedObjectBytes.
 llvm::Expected<SharedObject> readSharedObject(llvm::StringRef Path,
                                               unsigned Parts);
 

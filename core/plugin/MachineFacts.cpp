@@ -51,6 +51,8 @@ static Expected<MachineFacts> probeMachine(const GatherOptions &Opts) {
     Cache.emplace(CacheDir);
 
   ProbeContext Ctx{Opts.Env, Opts.Runner, Opts.CommandTimeout, Opts.SysRoot};
+  if (Opts.ProbeDeadline.count() > 0)
+    Ctx.Deadline = std::chrono::steady_clock::now() + Opts.ProbeDeadline;
   ProbeRunOptions RunOpts;
   RunOpts.Cache = Cache ? &*Cache : nullptr;
   RunOpts.Refresh = Opts.Refresh;

@@ -27,6 +27,10 @@
 
 namespace cudadeps {
 
+/// How long the whole probe phase may take, however many tools hang: every
+/// command and plugin is stopped by then.
+inline constexpr std::chrono::milliseconds DefaultProbeDeadline{15000};
+
 /// Makes one built-in probe (plugins/Builtin.h lists them).
 using ProbeFactory = std::unique_ptr<Probe> (*)();
 
@@ -48,7 +52,9 @@ struct GatherOptions {
   bool Refresh = false;
   /// "" = ProbeCache::defaultDir(Env); "-" = no cache.
   std::string CacheDir;
-  std::chrono::milliseconds CommandTimeout{10000};
+  std::chrono::milliseconds CommandTimeout = DefaultCommandTimeout;
+  /// The whole probe phase's budget (0 = none: only CommandTimeout).
+  std::chrono::milliseconds ProbeDeadline = DefaultProbeDeadline;
   std::string SysRoot;
 };
 

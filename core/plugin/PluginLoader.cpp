@@ -112,10 +112,11 @@ static const cudadeps_plugin *openInChild(const char *Path) {
 }
 
 /// A plugin's probe may run commands of its own, each within the command
-/// timeout: it gets twice that, and at least a second.
+/// timeout: it gets twice that, and at least a second -- never past the
+/// probe phase's deadline.
 static std::chrono::milliseconds pluginTimeout(const ProbeContext &Ctx) {
-  return std::max<std::chrono::milliseconds>(2 * Ctx.CommandTimeout,
-                                             std::chrono::seconds(1));
+  return Ctx.timeLeftFor(std::max<std::chrono::milliseconds>(
+      2 * Ctx.CommandTimeout, std::chrono::seconds(1)));
 }
 
 /// The keys of an answer that are about the answer, not facts.
@@ -126,11 +127,16 @@ Expected<ProbeAnswer> ExternalProbe::probe(const ProbeContext &Ctx) {
   // Everything the child needs is prepared before fork().
   cudadeps_probe_request Request{};
   Request.abi_version = CUDADEPS_PLUGIN_ABI_VERSION;
-  Request.command_timeout_ms =
-      static_cast<uint32_t>(std::max<int64_t>(0, Ctx.CommandTimeout.count()));
+  Request.command_timeout_ms = static_cast<uint32_t>(
+      std::max<int64_t>(0, Ctx.timeLeftFor(Ctx.CommandTimeout).count()));
   Request.sysroot = Ctx.SysRoot.c_str();
   IsolatedOptions Opts;
   Opts.Timeout = pluginTimeout(Ctx);
+  if (Opts.Timeout.count() == 0)
+    return make_error<ProbeTimeoutError>(
+        "plugin '" + Name + "' (" + Path +
+            ") was not run: the probe phase's deadline had passed",
+        ProbeTimeout{"plugin '" + Name + "'", Opts.Timeout});
   Opts.OutputCap = MaxPluginAnswerBytes + 1;
   IsolatedOutcome O = runIsolated(
       [&]() -> int {
@@ -147,6 +153,10 @@ Expected<ProbeAnswer> ExternalProbe::probe(const ProbeContext &Ctx) {
   if (O.What == IsolatedOutcome::Kind::OverCap)
     return pluginError("its answer is larger than " +
                        Twine(MaxPluginAnswerBytes) + " bytes (killed)");
+  if (O.What == IsolatedOutcome::Kind::TimedOut)
+    return make_error<ProbeTimeoutError>(
+        toString(pluginError("the plugin " + O.describeFailure(Opts))),
+        ProbeTimeout{"plugin '" + Name + "'", Opts.Timeout});
   if (O.What == IsolatedOutcome::Kind::Exited && O.ExitCode == 120)
     return pluginError("it could not be loaded again to probe");
   if (O.What != IsolatedOutcome::Kind::Exited || O.ExitCode != 0)

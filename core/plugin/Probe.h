@@ -15,22 +15,49 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cudadeps {
+
+/// What one command a probe runs may take unless told otherwise.
+inline constexpr std::chrono::milliseconds DefaultCommandTimeout{10000};
 
 /// What a probe may use. Tests pass fakes.
 struct ProbeContext {
   const Environment &Env;
   ProcessRunner &Runner;
   /// Per external command.
-  std::chrono::milliseconds CommandTimeout{10000};
+  std::chrono::milliseconds CommandTimeout = DefaultCommandTimeout;
   /// Root prepended to absolute system paths (/proc, /sys, /usr/local, ...)
   /// so tests can point probes at a fake file system tree; "" = real root.
   std::string SysRoot;
+  /// The end of the whole probe phase: nothing a probe runs lasts past it
+  /// (nullopt = each command has only its own timeout).
+  std::optional<std::chrono::steady_clock::time_point> Deadline{};
+
+  /// What one command may take now: CommandTimeout, or less when the probe
+  /// phase's deadline is nearer (zero once it has passed).
+  std::chrono::milliseconds timeLeftFor(std::chrono::milliseconds Want) const {
+    if (!Deadline)
+      return Want;
+    auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        *Deadline - std::chrono::steady_clock::now());
+    if (Left.count() <= 0)
+      return std::chrono::milliseconds(0);
+    return std::min(Want, Left);
+  }
+};
+
+/// Something a probe ran that did not finish in its time: a command, or an
+/// external plugin itself.
+struct ProbeTimeout {
+  std::string What;                   // "/opt/cuda/bin/nvcc --version"
+  std::chrono::milliseconds After{0}; // how long it was given
 };
 
 struct ProbeAnswer {
@@ -40,6 +67,9 @@ struct ProbeAnswer {
   std::string NotPresentReason;      // "no nvcc found"
   std::vector<std::string> Searched; // what was looked at, for messages
   std::vector<std::string> Warnings; // e.g. "nvcc --version timed out after 10s"
+  /// What timed out (each also has a warning). An answer with a timeout is
+  /// never cached: the next run asks again.
+  std::vector<ProbeTimeout> TimedOut;
   /// Files and directories the answer depends on: the probe cache
   /// fingerprints them (real path, size, mtime) to decide if it is stale.
   std::vector<std::string> Inputs;
@@ -53,6 +83,24 @@ struct ProbeAnswer {
     A.Searched = std::move(Searched);
     return A;
   }
+};
+
+/// The error of a probe that itself did not finish in its time (an
+/// external plugin's isolated child killed at its timeout).
+class ProbeTimeoutError : public llvm::ErrorInfo<ProbeTimeoutError> {
+public:
+  static char ID;
+  ProbeTimeoutError(std::string Message, ProbeTimeout T)
+      : Message(std::move(Message)), Timeout(std::move(T)) {}
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  const ProbeTimeout &timeout() const { return Timeout; }
+
+private:
+  std::string Message;
+  ProbeTimeout Timeout;
 };
 
 class Probe {

@@ -23,8 +23,6 @@ namespace cudadeps {
 
 /// Bumped when the entry layout changes; other values are ignored.
 static constexpr int64_t EntryFormat = 1;
-/// A larger entry is not read (an answer is a few kilobytes).
-static constexpr size_t MaxCacheEntryBytes = 4u << 20;
 
 std::string ProbeCache::defaultDir(const Environment &Env) {
   SmallString<256> P;
@@ -182,7 +180,8 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
 
 Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
                         const ProbeAnswer &A) const {
-  if (Dir.empty() || A.Inputs.empty())
+  // A timeout is not a fact about the machine: the next run asks again.
+  if (Dir.empty() || A.Inputs.empty() || !A.TimedOut.empty())
     return Error::success();
   json::Object Entry = keyOf(P, Ctx);
   json::Object Env;

@@ -10,7 +10,8 @@
 //    modification time, or "missing" for a path that did not exist.
 // An entry is used only when all of these are unchanged (like ccache's
 // mtime/size compiler check). Answers with no Inputs are never cached: there
-// would be nothing to tell when they are stale. Errors are never cached.
+// would be nothing to tell when they are stale. Errors are never cached, nor
+// are answers in which something timed out.
 //
 // Entries are written to a temporary file and renamed into place, so a
 // reader never sees half an entry; an entry that cannot be read or parsed is
@@ -30,6 +31,9 @@
 #include <string>
 
 namespace cudadeps {
+
+/// A larger entry is not read (an answer is a few kilobytes).
+inline constexpr size_t MaxCacheEntryBytes = 4u << 20;
 
 class ProbeCache {
 public:

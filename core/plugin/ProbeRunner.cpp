@@ -13,6 +13,8 @@ using namespace llvm;
 
 namespace cudadeps {
 
+char ProbeTimeoutError::ID = 0;
+
 StringRef statusName(ProbeReport::Status S) {
   switch (S) {
   case ProbeReport::Status::Found:
@@ -56,7 +58,11 @@ static void runOne(Probe &P, const ProbeContext &Ctx,
     Expected<ProbeAnswer> A = P.probe(Ctx);
     if (!A) {
       R.What = ProbeReport::Status::Error;
-      R.Reason = toString(A.takeError());
+      R.Reason = toString(handleErrors(
+          A.takeError(), [&](std::unique_ptr<ProbeTimeoutError> T) -> Error {
+            R.TimedOut.push_back(T->timeout());
+            return Error(std::move(T));
+          }));
       if (!StringRef(R.Reason).contains(R.Name))
         R.Reason = "probe '" + R.Name + "' failed: " + R.Reason;
       Finish();
@@ -72,6 +78,7 @@ static void runOne(Probe &P, const ProbeContext &Ctx,
                : ProbeReport::Status::NotPresent;
   R.Reason = std::move(Answer->NotPresentReason);
   R.Warnings = std::move(Answer->Warnings);
+  R.TimedOut = std::move(Answer->TimedOut);
   R.Searched = std::move(Answer->Searched);
   R.Inputs = Answer->Inputs;
   R.EnvInputs = Answer->EnvInputs;

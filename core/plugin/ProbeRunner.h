@@ -32,6 +32,9 @@ struct ProbeReport {
   /// NotPresent: the probe's reason; Error: the error message.
   std::string Reason;
   std::vector<std::string> Warnings;
+  /// What did not finish in its time (a command the probe ran, or the
+  /// probe itself): its facts are missing from the result.
+  std::vector<ProbeTimeout> TimedOut;
   std::vector<std::string> Searched;
   /// What the answer depends on (ProbeAnswer::Inputs and EnvInputs): the
   /// machine's fingerprint, for pre-build hooks that re-run on change.
@@ -57,6 +60,8 @@ struct ProbeRunOptions {
 
 /// Runs \p Probes concurrently with \p Ctx (shared by all probes: its
 /// Environment and ProcessRunner must be safe to use from several threads).
+/// Ctx.Deadline, when set, bounds the whole run: every command a probe runs
+/// ends by then.
 ProbeRun runProbes(llvm::ArrayRef<Probe *> Probes, const ProbeContext &Ctx,
                    const ProbeRunOptions &Opts = {});
 

@@ -3,6 +3,8 @@
 #include "core/support/BoundedFile.h"
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -49,21 +51,34 @@ static Error fail(BoundedReadError::Kind K, const Twine &Message) {
   return make_error<BoundedReadError>(K, Message.str());
 }
 
-static Expected<std::string> readRegular(StringRef Path, size_t Limit,
-                                         StringRef What, bool Truncate) {
+static Error tooLarge(StringRef Path, StringRef What, uint64_t Size,
+                      size_t Limit, bool AtLeast) {
+  return fail(BoundedReadError::Kind::TooLarge,
+              What + " '" + Path + "' is too large (" +
+                  (AtLeast ? "more than " : "") + Twine(Size) +
+                  " bytes; the limit is " + Twine(uint64_t(Limit)) + ")");
+}
+
+namespace {
+/// A descriptor closed when it goes out of scope.
+struct FdCloser {
+  int Fd = -1;
+  ~FdCloser() {
+    if (Fd >= 0)
+      ::close(Fd);
+  }
+};
+} // namespace
+
+/// Opens \p Path without blocking and checks that it is a regular file
+/// (after symlinks) no larger than \p Limit unless \p Truncate; leaves the
+/// descriptor in \p Out (blocking again) and its status in \p St.
+static Error openRegular(StringRef Path, size_t Limit, StringRef What,
+                         bool Truncate, FdCloser &Out, struct stat &St) {
   std::string P = Path.str();
   // O_NONBLOCK: opening a FIFO for reading does not wait for a writer.
-  int Fd = ::open(P.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (Fd < 0)
-    return fail(BoundedReadError::Kind::CannotOpen,
-                "cannot read " + What + " '" + Path + "': " +
-                    std::strerror(errno));
-  struct FdCloser {
-    int Fd;
-    ~FdCloser() { ::close(Fd); }
-  } Closer{Fd};
-  struct stat St;
-  if (::fstat(Fd, &St) != 0)
+  Out.Fd = ::open(P.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (Out.Fd < 0 || ::fstat(Out.Fd, &St) != 0)
     return fail(BoundedReadError::Kind::CannotOpen,
                 "cannot read " + What + " '" + Path + "': " +
                     std::strerror(errno));
@@ -71,17 +86,22 @@ static Expected<std::string> readRegular(StringRef Path, size_t Limit,
     return fail(BoundedReadError::Kind::NotRegular,
                 What + " '" + Path + "' is " + kindOfMode(St.st_mode) +
                     ", not a regular file");
-  auto TooLarge = [&](uint64_t Size, bool AtLeast) {
-    return fail(BoundedReadError::Kind::TooLarge,
-                What + " '" + Path + "' is too large (" +
-                    (AtLeast ? "more than " : "") + Twine(Size) +
-                    " bytes; the limit is " + Twine(uint64_t(Limit)) + ")");
-  };
   if (!Truncate && St.st_size > 0 && static_cast<uint64_t>(St.st_size) > Limit)
-    return TooLarge(static_cast<uint64_t>(St.st_size), false);
+    return tooLarge(Path, What, static_cast<uint64_t>(St.st_size), Limit,
+                    false);
   // A regular file does not block; clear the flag for files in /proc and
   // /sys that may behave otherwise.
-  ::fcntl(Fd, F_SETFL, ::fcntl(Fd, F_GETFL) & ~O_NONBLOCK);
+  ::fcntl(Out.Fd, F_SETFL, ::fcntl(Out.Fd, F_GETFL) & ~O_NONBLOCK);
+  return Error::success();
+}
+
+static Expected<std::string> readRegular(StringRef Path, size_t Limit,
+                                         StringRef What, bool Truncate) {
+  FdCloser Closer;
+  struct stat St;
+  if (Error E = openRegular(Path, Limit, What, Truncate, Closer, St))
+    return std::move(E);
+  int Fd = Closer.Fd;
   std::string Text;
   Text.reserve(std::min<size_t>(
       Limit, St.st_size > 0 ? static_cast<size_t>(St.st_size) : 4096));
@@ -99,13 +119,57 @@ static Expected<std::string> readRegular(StringRef Path, size_t Limit,
     size_t Got = static_cast<size_t>(N);
     if (Text.size() + Got > Limit) {
       if (!Truncate)
-        return TooLarge(Limit, true);
+        return tooLarge(Path, What, Limit, Limit, true);
       Text.append(Chunk, Limit - Text.size());
       break;
     }
     Text.append(Chunk, Got);
   }
   return Text;
+}
+
+Expected<std::string> readFileTail(StringRef Path, size_t Limit,
+                                   StringRef What) {
+  FdCloser Closer;
+  struct stat St;
+  if (Error E = openRegular(Path, Limit, What, /*Truncate=*/true, Closer, St))
+    return std::move(E);
+  if (St.st_size > 0 && static_cast<uint64_t>(St.st_size) > Limit)
+    ::lseek(Closer.Fd, St.st_size - static_cast<off_t>(Limit), SEEK_SET);
+  std::string Text;
+  char Chunk[16384];
+  while (true) {
+    ssize_t N = ::read(Closer.Fd, Chunk, sizeof(Chunk));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0)
+      return fail(BoundedReadError::Kind::ReadFailed,
+                  "cannot read " + What + " '" + Path +
+                      "': " + std::strerror(errno));
+    if (N == 0)
+      break;
+    // Never more than Limit, even from a file that grows meanwhile.
+    Text.append(Chunk, std::min(static_cast<size_t>(N), Limit - Text.size()));
+    if (Text.size() == Limit)
+      break;
+  }
+  return Text;
+}
+
+Expected<std::unique_ptr<MemoryBuffer>>
+mapBoundedFile(StringRef Path, size_t Limit, StringRef What) {
+  FdCloser Closer;
+  struct stat St;
+  if (Error E = openRegular(Path, Limit, What, /*Truncate=*/false, Closer, St))
+    return std::move(E);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getOpenFile(
+      sys::fs::convertFDToNativeFile(Closer.Fd), Path,
+      static_cast<uint64_t>(St.st_size), /*RequiresNullTerminator=*/false);
+  if (!B)
+    return fail(BoundedReadError::Kind::ReadFailed,
+                "cannot read " + What + " '" + Path +
+                    "': " + B.getError().message());
+  return std::move(*B);
 }
 
 Expected<std::string> readBoundedFile(StringRef Path, size_t Limit,

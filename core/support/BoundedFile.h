@@ -13,8 +13,10 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 namespace cudadeps {
@@ -47,6 +49,17 @@ llvm::Expected<std::string> readBoundedFile(llvm::StringRef Path, size_t Limit,
 /// wrapper script's first line.
 llvm::Expected<std::string> readFileHead(llvm::StringRef Path, size_t Limit,
                                          llvm::StringRef What);
+
+/// The last \p Limit bytes of the regular file \p Path (all of it when it
+/// is shorter): for logs, whose end says what went wrong.
+llvm::Expected<std::string> readFileTail(llvm::StringRef Path, size_t Limit,
+                                         llvm::StringRef What);
+
+/// The regular file \p Path, mapped (not copied) when it is large, with the
+/// same checks as readBoundedFile: for binaries such as shared objects,
+/// which may be hundreds of megabytes.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+mapBoundedFile(llvm::StringRef Path, size_t Limit, llvm::StringRef What);
 
 /// What kind of file is at \p Path (after symlinks): "a regular file", "a
 /// directory", "a FIFO", "a character device", ...; "" when it cannot be

@@ -1,5 +1,6 @@
 #include "core/toolkit/ToolkitInstaller.h"
 
+#include "core/support/BoundedFile.h"
 #include "core/support/FileLock.h"
 #include "core/support/Interrupt.h"
 #include "core/toolkit/NvccOutput.h"
@@ -10,7 +11,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -138,11 +138,12 @@ std::string tailOf(StringRef Text, unsigned Lines = 15) {
 }
 
 std::string readLog(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
-  if (!B)
+  Expected<std::string> Tail = readFileTail(Path, 64 << 10, "log");
+  if (!Tail) {
+    consumeError(Tail.takeError());
     return {};
-  StringRef Text = (*B)->getBuffer();
-  return Text.take_back(64 << 10).str();
+  }
+  return std::move(*Tail);
 }
 
 /// Removes a directory tree when it goes out of scope (unless kept).
@@ -172,6 +173,8 @@ Expected<ProcessResult> runStep(ProcessRunner &Runner, ProcessRequest Req,
                              Req.Timeout)
                              .count()) +
                    "s");
+  if (R->OutputExceeded)
+    return failure(What + ": " + describeProblem(Req, *R));
   return std::move(*R);
 }
 

@@ -102,8 +102,28 @@ void DriverProbe::askLibcuda(const ProbeContext &Ctx, DriverFacts &Driver,
                  "/usr/lib/aarch64-linux-gnu/libcuda.so.1",
                  "/usr/lib/wsl/lib/libcuda.so.1"};
 
-  driver::LibcudaOutcome Outcome =
-      driver::queryLibcuda(Libraries, Ctx.CommandTimeout);
+  // Where a libcuda installed later would appear: the cached answer is
+  // stale when one of these changes.
+  if (Libraries.size() == 1) {
+    appendUnique(Answer.Inputs, Libraries.front());
+  } else {
+    appendUnique(Answer.Inputs, "/etc/ld.so.cache");
+    for (const std::string &Dir :
+         splitSearchPath(Ctx.Env.get("LD_LIBRARY_PATH").value_or("")))
+      appendUnique(Answer.Inputs, joinPath(Dir, "libcuda.so.1"));
+    for (const std::string &L : Libraries)
+      if (llvm::StringRef(L).startswith("/"))
+        appendUnique(Answer.Inputs, L);
+  }
+
+  std::chrono::milliseconds Timeout = Ctx.timeLeftFor(Ctx.CommandTimeout);
+  if (Timeout.count() == 0) {
+    Answer.Warnings.push_back("the CUDA driver was not queried: the probe "
+                              "phase's deadline had passed");
+    Answer.TimedOut.push_back({"the libcuda query", Timeout});
+    return;
+  }
+  driver::LibcudaOutcome Outcome = driver::queryLibcuda(Libraries, Timeout);
   const driver::LibcudaReport &R = Outcome.Report;
   std::string Lib = R.Library.empty() ? Libraries.front() : R.Library;
   if (!R.Library.empty())
@@ -120,7 +140,8 @@ void DriverProbe::askLibcuda(const ProbeContext &Ctx, DriverFacts &Driver,
                        : !R.DriverVersion    ? "cuDriverGetVersion"
                                              : "the device query";
     Answer.Warnings.push_back(Lib + ": " + Step + " timed out after " +
-                              formatSeconds(Ctx.CommandTimeout));
+                              formatSeconds(Timeout));
+    Answer.TimedOut.push_back({Lib + ": " + Step, Timeout});
   } else if (Outcome.Signal) {
     Answer.Warnings.push_back(Lib + ": the driver query crashed with signal " +
                               std::to_string(Outcome.Signal));

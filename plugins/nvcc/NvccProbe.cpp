@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <thread>
 
 namespace cudadeps {
 namespace nvcc {
@@ -167,6 +168,8 @@ std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
     }
     Answer.Searched.push_back(Name + "=" + *Root);
     std::string Nvcc = joinPath(*Root, "bin", "nvcc");
+    // A toolkit installed there later makes a cached answer stale.
+    appendUnique(Answer.Inputs, Nvcc);
     if (!isExecutableFile(Nvcc))
       Answer.Warnings.push_back(Name + " is " + *Root + " but " + Nvcc +
                                 " does not exist");
@@ -174,6 +177,9 @@ std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
   }
 
   Answer.Searched.push_back("$PATH");
+  for (const std::string &Dir :
+       splitSearchPath(Ctx.Env.get("PATH").value_or("")))
+    appendUnique(Answer.Inputs, joinPath(Dir, "nvcc"));
   for (std::string &Nvcc :
        findAllInSearchPath("nvcc", Ctx.Env.get("PATH").value_or("")))
     Add(std::move(Nvcc), "$PATH");
@@ -207,6 +213,7 @@ std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
     std::string Bin = joinPath(*Conda, "bin");
     if (isDirectory(Bin))
       Answer.Inputs.push_back(Bin);
+    appendUnique(Answer.Inputs, joinPath(Bin, "nvcc"));
     Add(joinPath(Bin, "nvcc"), "$CONDA_PREFIX");
   }
 
@@ -234,8 +241,8 @@ std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
     Answer.Searched.push_back("cudadeps toolkits ($XDG_DATA_HOME and $HOME unset)");
   } else {
     Answer.Searched.push_back("cudadeps toolkits in " + Store);
-    if (isDirectory(Store))
-      Answer.Inputs.push_back(Store);
+    // Also when it does not exist yet: a first install creates it.
+    Answer.Inputs.push_back(Store);
     std::vector<InstalledToolkit> Provisioned = listInstalledToolkits(Store);
     // Newest first, as for /usr/local/cuda-X.Y.
     for (auto It = Provisioned.rbegin(); It != Provisioned.rend(); ++It)
@@ -357,6 +364,7 @@ llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
   std::vector<Candidate> Candidates = findCandidates(Ctx, Answer);
 
   std::vector<std::string> Seen;
+  std::vector<const Candidate *> Unique;
   for (const Candidate &C : Candidates) {
     // A wrapper script and the nvcc it runs are one toolkit.
     std::string Wrapped = wrappedNvcc(C.Nvcc);
@@ -364,8 +372,37 @@ llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
     if (Real.empty() || std::find(Seen.begin(), Seen.end(), Real) != Seen.end())
       continue;
     Seen.push_back(Real);
-    if (std::optional<NvccFacts> F = describe(Ctx, C, Answer))
-      Answer.Found.Nvccs.push_back(std::move(*F));
+    Unique.push_back(&C);
+  }
+
+  // Each toolkit is asked on a thread of its own (a few at a time), so
+  // toolkits whose nvcc hangs cost one timeout together, not one each; what
+  // they said is merged in the order they were found.
+  struct Described {
+    ProbeAnswer Notes; // warnings, inputs and timeouts of this toolkit
+    std::optional<NvccFacts> Facts;
+  };
+  std::vector<Described> Results(Unique.size());
+  constexpr size_t MaxParallel = 8;
+  for (size_t Begin = 0; Begin < Unique.size(); Begin += MaxParallel) {
+    std::vector<std::thread> Threads;
+    for (size_t I = Begin; I < std::min(Unique.size(), Begin + MaxParallel);
+         ++I)
+      Threads.emplace_back([&, I] {
+        Results[I].Facts = describe(Ctx, *Unique[I], Results[I].Notes);
+      });
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  for (Described &D : Results) {
+    for (std::string &W : D.Notes.Warnings)
+      Answer.Warnings.push_back(std::move(W));
+    for (std::string &In : D.Notes.Inputs)
+      Answer.Inputs.push_back(std::move(In));
+    for (ProbeTimeout &T : D.Notes.TimedOut)
+      Answer.TimedOut.push_back(std::move(T));
+    if (D.Facts)
+      Answer.Found.Nvccs.push_back(std::move(*D.Facts));
   }
 
   if (Answer.Found.Nvccs.empty()) {

@@ -116,7 +116,15 @@ std::optional<ProcessResult> runTool(const ProbeContext &Ctx,
   ProcessRequest Request;
   Request.Argv = std::move(Argv);
   Request.Env = Ctx.Env.all();
-  Request.Timeout = Ctx.CommandTimeout;
+  Request.Timeout = Ctx.timeLeftFor(Ctx.CommandTimeout);
+  bool Shortened = Request.Timeout < Ctx.CommandTimeout;
+  if (Request.Timeout.count() == 0) {
+    Answer.Warnings.push_back(What.str() +
+                              " was not run: the probe phase's deadline had "
+                              "passed");
+    Answer.TimedOut.push_back({What.str(), Request.Timeout});
+    return std::nullopt;
+  }
   llvm::Expected<ProcessResult> Result = Ctx.Runner.run(Request);
   if (!Result) {
     Answer.Warnings.push_back(What.str() + ": " +
@@ -124,8 +132,15 @@ std::optional<ProcessResult> runTool(const ProbeContext &Ctx,
     return std::nullopt;
   }
   if (Result->TimedOut) {
-    Answer.Warnings.push_back(What.str() + " timed out after " +
-                              formatSeconds(Ctx.CommandTimeout));
+    Answer.Warnings.push_back(
+        What.str() + " timed out after " + formatSeconds(Request.Timeout) +
+        (Shortened ? ", cut short by the probe phase's deadline" : ""));
+    Answer.TimedOut.push_back({What.str(), Request.Timeout});
+    return std::nullopt;
+  }
+  if (Result->OutputExceeded) {
+    Answer.Warnings.push_back(What.str() + ": " +
+                              describeProblem(Request, *Result));
     return std::nullopt;
   }
   return std::move(*Result);
@@ -135,6 +150,7 @@ ProbeAnswer notPresentKeeping(ProbeAnswer &&Answer, std::string Reason) {
   ProbeAnswer None =
       ProbeAnswer::notPresent(std::move(Reason), std::move(Answer.Searched));
   None.Warnings = std::move(Answer.Warnings);
+  None.TimedOut = std::move(Answer.TimedOut);
   None.Inputs = std::move(Answer.Inputs);
   None.EnvInputs = std::move(Answer.EnvInputs);
   return None;
