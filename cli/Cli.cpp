@@ -3,6 +3,7 @@
 #include "cli/ExitCodes.h"
 #include "cli/Logging.h"
 #include "core/support/Diagnostic.h"
+#include "core/support/Printable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
@@ -31,7 +32,9 @@ int reportError(Error E, Context &Ctx, int Code) {
           Ctx.Err << Diag.render();
       },
       [&](const ErrorInfoBase &Info) {
-        Ctx.Err << "cudadeps: error: " << Info.message() << '\n';
+        Ctx.Err << "cudadeps: error: "
+                << printableText(Info.message(), /*KeepLineBreaks=*/true)
+                << '\n';
       });
   return Code;
 }

@@ -133,8 +133,8 @@ Expected<DoctorPlan> prepare(Context &Ctx, const ParsedOptions &Opts) {
         addWithRequirements(WS, M->Pkg->canonicalName(), std::nullopt, Seen,
                             Plan.Request.Packages);
   }
-  if (!WS.RegistryError.empty())
-    return createStringError(inconvertibleErrorCode(), WS.RegistryError);
+  if (WS.hasRegistryError())
+    return WS.registryError();
   return std::move(Plan);
 }
 

@@ -2,6 +2,7 @@
 #include "cli/Commands.h"
 #include "cli/ExitCodes.h"
 #include "core/plugin/MachineFacts.h"
+#include "core/support/Printable.h"
 #include "plugins/Builtin.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -45,7 +46,7 @@ bool reportPluginFailures(Context &Ctx,
     if (F.What == PluginLoadError::Kind::Shadowed ||
         !isExplicit(F, PluginArgs))
       continue;
-    Ctx.Err << "cudadeps: error: " << F.Message << '\n';
+    Ctx.Err << "cudadeps: error: " << printableText(F.Message) << '\n';
     Any = true;
   }
   return Any;

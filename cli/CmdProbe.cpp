@@ -10,6 +10,7 @@
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
 #include "core/facts/FactsFile.h"
+#include "core/support/Printable.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -268,16 +269,22 @@ int runProbe(Context &Ctx, const ParsedOptions &Opts) {
     // The text summary shows these; keep them visible beside TOML and JSON.
     for (const ProbeReport &R : M->Reports)
       if (R.What == ProbeReport::Status::Error)
-        Ctx.Err << "cudadeps: warning: " << R.Reason << '\n';
+        Ctx.Err << "cudadeps: warning: " << printableText(R.Reason) << '\n';
     for (const PluginLoadFailure &F : M->PluginFailures)
-      Ctx.Err << "cudadeps: warning: " << F.Message << '\n';
+      Ctx.Err << "cudadeps: warning: " << printableText(F.Message) << '\n';
   }
-  if (Format == "toml")
+  if (Format == "toml") {
     Ctx.Out << writeFactsToml(M->F);
-  else if (Format == "json")
+  } else if (Format == "json") {
     Ctx.Out << formatv("{0:2}", renderJson(*M)) << '\n';
-  else
-    renderText(*M, Ctx.Out);
+  } else {
+    // Paths, names and messages come from the machine: shown escaped.
+    std::string Text;
+    raw_string_ostream OS(Text);
+    renderText(*M, OS);
+    OS.flush();
+    Ctx.Out << printableText(Text, /*KeepLineBreaks=*/true);
+  }
   return ExitOk;
 }
 

@@ -339,11 +339,27 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
     std::vector<StringRef> Names;
     for (const PackageResolution &X : R->Packages)
       Names.push_back(X.Name);
+    // Located at what the manifest asks for: its [project] (or [package])
+    // table, which is where the package would have to be required.
+    const Manifest &M = P->W->Main;
+    SourceLocation Loc{M.File, 1, 1};
+    if (M.Proj && M.Proj->Loc.Line)
+      Loc = M.Proj->Loc;
+    else if (M.Pkg && M.Pkg->Loc.Line)
+      Loc = M.Pkg->Loc;
+    Loc.File = M.File;
+    std::string Resolved = join(Names, ", ");
     std::string Hint = didYouMean(Want, Names);
-    Ctx.Err << "cudadeps: error: '" << Opts.Positionals[1]
-            << "' is not part of this resolution"
-            << (Hint.empty() ? "" : "; " + Hint) << '\n';
-    return ExitUsage;
+    Diagnostic D;
+    D.Loc = Loc;
+    D.Message = "package '" + Opts.Positionals[1] +
+                "' (the PACKAGE argument of explain) is not part of the "
+                "resolution of this manifest (it resolves: " +
+                (Resolved.empty() ? std::string("nothing") : Resolved) + ")";
+    D.SourceLine = sourceLine(M.Text, Loc.Line);
+    D.Hint = Hint;
+    return reportError(make_error<DiagnosticError>(std::vector<Diagnostic>{D}),
+                       Ctx, ExitUsage);
   }
   // The summary line speaks of this package only.
   Resolution One = *R;
@@ -353,51 +369,57 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
                                                   : ResolveStatus::Resolved;
   renderText(One, Ctx.Out, Ctx.Color);
   Ctx.Out << '\n';
+  // What follows names paths and sources read from the machine and the
+  // manifests: it is shown through printableText, like every text report.
+  std::string Body;
+  raw_string_ostream Out(Body);
   if (!PR->Derivation.empty()) {
-    Ctx.Out << "derivation:\n" << PR->Derivation << '\n';
+    Out << "derivation:\n" << PR->Derivation << '\n';
   } else {
-    Ctx.Out << "derivation: the preferred configuration (the newest release"
-            << (PR->How == Strategy::NoBuild ? "" : ", built from source")
-            << ") resolved without conflict\n";
+    Out << "derivation: the preferred configuration (the newest release"
+        << (PR->How == Strategy::NoBuild ? "" : ", built from source")
+        << ") resolved without conflict\n";
   }
-  Ctx.Out << "\nfacts used:\n";
+  Out << "\nfacts used:\n";
   const Facts &F = P->Machine.F;
   for (const NvccFacts &N : F.Nvccs)
-    Ctx.Out << "  nvcc " << N.Ver.str() << " at " << N.Path << ": "
-            << N.From.describe() << '\n';
+    Out << "  nvcc " << N.Ver.str() << " at " << N.Path << ": "
+        << N.From.describe() << '\n';
   if (F.Nvccs.empty())
-    Ctx.Out << "  nvcc: none ("
-            << (P->Request.NvccAbsentDetail.empty() ? "not found"
-                                                    : P->Request.NvccAbsentDetail)
-            << ")\n";
+    Out << "  nvcc: none ("
+        << (P->Request.NvccAbsentDetail.empty() ? "not found"
+                                                : P->Request.NvccAbsentDetail)
+        << ")\n";
   for (const CompilerFacts &C : F.Compilers)
-    Ctx.Out << "  " << C.Family << ' ' << C.Ver.str() << " at " << C.Path
-            << ": " << C.From.describe() << '\n';
+    Out << "  " << C.Family << ' ' << C.Ver.str() << " at " << C.Path << ": "
+        << C.From.describe() << '\n';
   if (F.Torch)
-    Ctx.Out << "  torch " << F.Torch->Ver.str() << " (cuda "
-            << (F.Torch->Cuda          ? F.Torch->Cuda->str()
-                : F.Torch->CudaUnknown ? std::string("unknown")
-                                       : std::string("none"))
-            << "): " << F.Torch->From.describe() << '\n';
+    Out << "  torch " << F.Torch->Ver.str() << " (cuda "
+        << (F.Torch->Cuda          ? F.Torch->Cuda->str()
+            : F.Torch->CudaUnknown ? std::string("unknown")
+                                   : std::string("none"))
+        << "): " << F.Torch->From.describe() << '\n';
   if (F.Python)
-    Ctx.Out << "  python " << F.Python->Ver.str() << ": "
-            << F.Python->From.describe() << '\n';
+    Out << "  python " << F.Python->Ver.str() << ": "
+        << F.Python->From.describe() << '\n';
   for (const std::string &D : PR->Distributions) {
     auto It = F.Packages.find(D);
     if (It == F.Packages.end())
-      Ctx.Out << "  " << D << ": not installed\n";
+      Out << "  " << D << ": not installed\n";
     else
-      Ctx.Out << "  " << D << ' ' << It->second.Ver.str() << ": "
-              << It->second.From.describe() << '\n';
+      Out << "  " << D << ' ' << It->second.Ver.str() << ": "
+          << It->second.From.describe() << '\n';
   }
   if (F.Driver)
-    Ctx.Out << "  driver "
-            << (F.Driver->KernelVersion ? F.Driver->KernelVersion->str() : "?")
-            << " (cuda " << (F.Driver->Cuda ? F.Driver->Cuda->str() : "?")
-            << "): " << F.Driver->CudaSource.describe() << '\n';
+    Out << "  driver "
+        << (F.Driver->KernelVersion ? F.Driver->KernelVersion->str() : "?")
+        << " (cuda " << (F.Driver->Cuda ? F.Driver->Cuda->str() : "?")
+        << "): " << F.Driver->CudaSource.describe() << '\n';
   for (const GpuFacts &G : F.Gpus)
-    Ctx.Out << "  gpu " << G.Name << " (" << G.smArch()
-            << "): " << G.From.describe() << '\n';
+    Out << "  gpu " << G.Name << " (" << G.smArch()
+        << "): " << G.From.describe() << '\n';
+  Out.flush();
+  Ctx.Out << printableText(Body, /*KeepLineBreaks=*/true);
   return exitCodeFor(*R);
 }
 

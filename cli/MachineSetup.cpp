@@ -81,13 +81,25 @@ const Package *Workspace::find(StringRef Name) {
     return nullptr;
   Expected<const Manifest *> M = Reg->find(Canon);
   if (!M) {
-    if (RegistryError.empty())
-      RegistryError = toString(M.takeError());
-    else
+    if (hasRegistryError()) {
       consumeError(M.takeError());
+      return nullptr;
+    }
+    handleAllErrors(
+        M.takeError(),
+        [&](const DiagnosticError &D) { RegistryDiags = D.diagnostics(); },
+        [&](const ErrorInfoBase &E) { RegistryError = E.message(); });
     return nullptr;
   }
   return *M && (*M)->Pkg ? &*(*M)->Pkg : nullptr;
+}
+
+Error Workspace::registryError() const {
+  if (!RegistryDiags.empty())
+    return make_error<DiagnosticError>(RegistryDiags);
+  if (!RegistryError.empty())
+    return createStringError(inconvertibleErrorCode(), RegistryError);
+  return Error::success();
 }
 
 Expected<Manifest> requirementsManifest(ArrayRef<std::string> Requirements) {
@@ -141,8 +153,8 @@ Error checkRequirementsHaveManifests(Workspace &W) {
   for (const auto &[Key, R] : W.Main.Proj->Requires)
     if (!W.find(Key))
       Missing.push_back(&R);
-  if (!W.RegistryError.empty())
-    return createStringError(inconvertibleErrorCode(), W.RegistryError);
+  if (W.hasRegistryError())
+    return W.registryError();
   // In the order they are written.
   stable_sort(Missing, [](const Requirement *A, const Requirement *B) {
     return std::make_pair(A->Loc.Line, A->Loc.Column) <

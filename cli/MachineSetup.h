@@ -12,6 +12,7 @@
 #include "core/manifest/KnowledgeBase.h"
 #include "core/manifest/Registry.h"
 #include "core/plugin/MachineFacts.h"
+#include "core/support/Diagnostic.h"
 #include "core/support/Process.h"
 
 #include <memory>
@@ -35,9 +36,19 @@ struct Workspace {
   std::unique_ptr<Registry> Reg;
   KnowledgeBase KB;
   /// Finds a package: the main manifest's own package first, then the
-  /// registry. Registry errors are kept in RegistryError.
+  /// registry. The first registry error is kept (registryError()).
   const Package *find(llvm::StringRef Name);
+  /// True when a find() met a registry error.
+  bool hasRegistryError() const {
+    return !RegistryError.empty() || !RegistryDiags.empty();
+  }
+  /// That error, as it was: a located manifest error keeps its location
+  /// (and is not prefixed twice when reported).
+  llvm::Error registryError() const;
+
+private:
   std::string RegistryError;
+  std::vector<Diagnostic> RegistryDiags;
 };
 
 /// True when the positional arguments name a manifest file (one argument

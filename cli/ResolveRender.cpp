@@ -1,6 +1,7 @@
 #include "cli/ResolveRender.h"
 
 #include "core/facts/FactsFile.h"
+#include "core/support/Printable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -13,12 +14,19 @@ namespace cudadeps::cli {
 
 namespace {
 
+/// Values in a report come from manifests, facts files and tools: each is
+/// shown through printableText, so only the colours below reach the
+/// terminal as escapes.
+std::string shown(StringRef Text) {
+  return printableText(Text, /*KeepLineBreaks=*/true);
+}
+
 struct Paint {
   bool On;
   std::string operator()(StringRef Code, StringRef Text) const {
     if (!On)
-      return Text.str();
-    return ("\033[" + Code + "m" + Text + "\033[0m").str();
+      return shown(Text);
+    return ("\033[" + Code + "m" + shown(Text) + "\033[0m").str();
   }
 };
 
@@ -68,32 +76,35 @@ void renderText(const Resolution &R, raw_ostream &OS, bool Color) {
     OS << C("1", Name) << "  "
        << C(Tone, decision(P)) << '\n';
     if (!P.NotPreferred.empty() && !P.Because.empty())
-      OS << "  not " << P.NotPreferred << ":\n";
+      OS << "  not " << shown(P.NotPreferred) << ":\n";
     for (size_t I = 0; I < P.Because.size(); ++I)
-      OS << "  " << (I == 0 ? "because " : "and ") << P.Because[I] << '\n';
+      OS << "  " << (I == 0 ? "because " : "and ") << shown(P.Because[I])
+         << '\n';
     for (const std::string &N : P.NotChosen)
-      OS << "  " << N << '\n';
+      OS << "  " << shown(N) << '\n';
     for (const std::string &H : P.Hints)
-      OS << C("36", "hint:") << ' ' << H << '\n';
+      OS << C("36", "hint:") << ' ' << shown(H) << '\n';
     if (P.Fallback) {
-      OS << C("33", "fallback:") << ' ' << P.Fallback->Summary;
+      OS << C("33", "fallback:") << ' ' << shown(P.Fallback->Summary);
       if (!P.Fallback->Impact.empty())
-        OS << " (" << P.Fallback->Impact << ")";
+        OS << " (" << shown(P.Fallback->Impact) << ")";
       OS << '\n';
       for (const auto &[K, V] : P.Fallback->Env)
-        OS << "  set " << K << '=' << V << " to select it\n";
+        OS << "  set " << shown(K) << '=' << shown(V) << " to select it\n";
     }
   }
   for (const std::string &W : R.Warnings)
-    OS << C("33", "warning:") << ' ' << W << '\n';
+    OS << C("33", "warning:") << ' ' << shown(W) << '\n';
   if (const auto &D = R.NvccDefaultCompiler)
-    OS << "nvcc's default host compiler: " << D->Family << ' ' << D->Ver.str()
-       << " (" << D->Path
-       << (D->ChosenBy.empty() ? std::string() : ", from " + D->ChosenBy)
-       << ")\n";
+    OS << "nvcc's default host compiler: "
+       << shown(
+              D->Family + " " + D->Ver.str() + " (" + D->Path +
+              (D->ChosenBy.empty() ? std::string() : ", from " + D->ChosenBy) +
+              ")")
+       << '\n';
   if (!R.TargetArchs.empty())
-    OS << "targets: " << join(R.TargetArchs, " ") << " (" << R.TargetOrigin
-       << ")\n";
+    OS << "targets: " << shown(join(R.TargetArchs, " ")) << " ("
+       << shown(R.TargetOrigin) << ")\n";
   unsigned Fallbacks = count_if(R.Packages, [](const PackageResolution &P) {
     return P.How == Strategy::Fallback;
   });

@@ -4,6 +4,7 @@
 #include "core/facts/FactsSchema.h"
 #include "core/support/BoundedFile.h"
 #include "core/support/Diagnostic.h"
+#include "core/support/Printable.h"
 #include "core/support/TomlSupport.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -23,9 +24,6 @@ using namespace llvm;
 namespace cudadeps {
 
 namespace schema = facts_schema;
-
-/// A facts file describes one machine: a few kilobytes.
-static constexpr uint64_t MaxFactsFileSize = 4u << 20;
 
 //===----------------------------------------------------------------------===//
 // Checks on the raw text
@@ -670,12 +668,11 @@ static std::string formatNumber(double D) {
   return Text;
 }
 
+/// A comment naming where a fact came from. TOML comments may not hold
+/// control characters (nor anything but UTF-8): a path or --set value that
+/// has them is written with visible escapes, so the file reads back.
 static void comment(raw_ostream &OS, const Source &S) {
-  std::string Text = S.describe();
-  std::replace_if(
-      Text.begin(), Text.end(), [](char C) { return C == '\n' || C == '\r'; },
-      ' ');
-  OS << "# " << Text << '\n';
+  OS << "# " << printableText(S.describe()) << '\n';
 }
 
 std::string writeFactsToml(const Facts &F) {

@@ -31,8 +31,11 @@ namespace cudadeps {
 llvm::Expected<Facts> parseFactsToml(llvm::StringRef Text,
                                      llvm::StringRef FileName);
 
-/// Reads and parses the facts file at \p Path (files over 64 MiB are
-/// refused).
+/// A facts file describes one machine: a few kilobytes.
+inline constexpr uint64_t MaxFactsFileSize = 4u << 20;
+
+/// Reads and parses the facts file at \p Path (files over MaxFactsFileSize
+/// are refused).
 llvm::Expected<Facts> readFactsFile(llvm::StringRef Path);
 
 /// Writes \p F as a facts file; each fact is preceded by a comment naming

@@ -2,6 +2,8 @@
 //===//
 #include "core/plan/BuildMatrix.h"
 
+#include "core/support/Diagnostic.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -67,15 +69,31 @@ static const Release *chooseRelease(const Package &P,
 Expected<BuildMatrix> computeBuildMatrix(const Manifest &M,
                                          const KnowledgeBase &KB,
                                          const std::optional<Version> &Wanted) {
+  // Errors are located at the manifest: where a [package] or a
+  // [release.prebuilt] table would have to be.
+  auto LocatedError = [&](SourceLocation Loc, const std::string &Message,
+                          std::string Hint = {}) -> Error {
+    Loc.File = M.File;
+    if (!Loc.Line)
+      Loc.Line = Loc.Column = 1;
+    return make_error<DiagnosticError>(
+        Loc, Message, sourceLine(M.Text, Loc.Line), std::move(Hint));
+  };
   if (!M.Pkg)
-    return createStringError(inconvertibleErrorCode(),
-                             "%s defines no [package]", M.File.c_str());
+    return LocatedError(
+        M.Proj ? M.Proj->Loc : SourceLocation{},
+        "the manifest defines no [package]: a build matrix lists "
+        "the prebuilt binaries of a package",
+        M.Proj ? "this is a [project] manifest; run matrix on the "
+                 "manifest of one of its packages"
+               : "");
   const Package &P = *M.Pkg;
   std::string Why;
   const Release *R = chooseRelease(P, Wanted, Why);
-  if (!R)
-    return createStringError(inconvertibleErrorCode(), "%s: %s",
-                             M.File.c_str(), Why.c_str());
+  if (!R) {
+    const Release *Named = Wanted ? P.findRelease(*Wanted) : nullptr;
+    return LocatedError(Named ? Named->Loc : P.Loc, Why);
+  }
   const PrebuiltMatrix &Matrix = *R->Prebuilt;
   RequirementMap Req = P.requirementsFor(*R);
   auto NvccIt = Req.find("nvcc");

@@ -1,5 +1,7 @@
 #include "core/support/Diagnostic.h"
 
+#include "core/support/Printable.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,13 +27,15 @@ static StringRef severityName(Severity Level) {
 std::string Diagnostic::render() const {
   std::string Out;
   raw_string_ostream OS(Out);
-  OS << (Loc.File.empty() ? "<input>" : Loc.File);
+  // Messages quote values from the input: escapes reach no terminal.
+  OS << (Loc.File.empty() ? "<input>" : printableText(Loc.File));
   if (Loc.Line) {
     OS << ':' << Loc.Line;
     if (Loc.Column)
       OS << ':' << Loc.Column;
   }
-  OS << ": " << severityName(Level) << ": " << Message << '\n';
+  OS << ": " << severityName(Level) << ": "
+     << printableText(Message, /*KeepLineBreaks=*/true) << '\n';
   if (!SourceLine.empty()) {
     OS << "  " << SourceLine << '\n';
     if (Loc.Column) {
@@ -43,7 +47,7 @@ std::string Diagnostic::render() const {
     }
   }
   if (!Hint.empty())
-    OS << "  " << Hint << '\n';
+    OS << "  " << printableText(Hint, /*KeepLineBreaks=*/true) << '\n';
   return Out;
 }
 
@@ -68,11 +72,20 @@ std::string sourceLine(StringRef Text, unsigned Line) {
   // Bytes that are not UTF-8 (binary junk) are not echoed to the terminal.
   bool Utf8 = isLegalUTF8String(&Begin, reinterpret_cast<const UTF8 *>(Shown.end()));
   std::string Clean;
-  for (char C : Shown) {
-    unsigned char U = static_cast<unsigned char>(C);
-    Clean += (U < 0x20 && C != '\t') || U == 0x7f || (!Utf8 && U >= 0x80)
+  for (size_t I = 0; I < Shown.size(); ++I) {
+    unsigned char U = static_cast<unsigned char>(Shown[I]);
+    // U+0080..U+009F (C1 controls, 8-bit CSI among them) are C2 80..C2 9F:
+    // one '?' per byte keeps the caret's column.
+    bool C1 = Utf8 && U == 0xC2 && I + 1 < Shown.size() &&
+              static_cast<unsigned char>(Shown[I + 1]) <= 0x9F;
+    if (C1) {
+      Clean += "??";
+      ++I;
+      continue;
+    }
+    Clean += (U < 0x20 && U != '\t') || U == 0x7f || (!Utf8 && U >= 0x80)
                  ? '?'
-                 : C;
+                 : Shown[I];
   }
   if (L.size() > 200)
     Clean += "...";
