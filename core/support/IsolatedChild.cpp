@@ -2,9 +2,9 @@
 
 #include "core/support/IsolatedChild.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <thread>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -118,21 +118,32 @@ IsolatedOutcome runIsolated(llvm::function_ref<int()> Child,
     return true;
   };
   // Until EOF, the cap, the deadline -- or the child's exit: something it
-  // forked may hold the pipe open, and is not waited for.
+  // forked may hold the pipe open, and is not waited for. The exit is seen
+  // on a pidfd when the kernel has them, else by looking every few ms.
+  int PidFd = static_cast<int>(::syscall(SYS_pidfd_open, Pid, 0));
   bool Open = true;
-  while (Open) {
+  while (Open || !Reaped) {
     int Left = MsLeft();
     if (Left == 0) {
       TimedOut = true;
       break;
     }
-    pollfd P{Fds[0], POLLIN, 0};
-    int Ready = ::poll(&P, 1, std::min(Left, 20));
+    pollfd P[2];
+    nfds_t N = 0;
+    if (Open)
+      P[N++] = {Fds[0], POLLIN, 0};
+    nfds_t PidSlot = N;
+    if (PidFd >= 0)
+      P[N++] = {PidFd, POLLIN, 0};
+    int Ready = ::poll(P, N, PidFd >= 0 ? Left : std::min(Left, 5));
     if (Ready < 0 && errno != EINTR)
       break;
-    if (Ready > 0)
+    if (Open && Ready > 0 && P[0].revents != 0)
       Open = ReadSome();
-    if (!Reaped && ::waitpid(Pid, &Status, WNOHANG) == Pid) {
+    if (OverCap)
+      break;
+    bool Look = PidFd < 0 || (Ready > 0 && P[PidSlot].revents != 0);
+    if (Look && ::waitpid(Pid, &Status, WNOHANG) == Pid) {
       Reaped = true;
       // Drain what it wrote before it exited, without waiting for more.
       ::fcntl(Fds[0], F_SETFL, ::fcntl(Fds[0], F_GETFL) | O_NONBLOCK);
@@ -141,28 +152,10 @@ IsolatedOutcome runIsolated(llvm::function_ref<int()> Child,
       break;
     }
   }
+  if (PidFd >= 0)
+    ::close(PidFd);
   ::close(Fds[0]);
 
-  // The pipe is closed: wait for the child's exit within the deadline.
-  if (!Reaped && !TimedOut && !OverCap) {
-    auto Pause = std::chrono::microseconds(100);
-    while (true) {
-      pid_t R = ::waitpid(Pid, &Status, WNOHANG);
-      if (R == Pid) {
-        Reaped = true;
-        break;
-      }
-      if (R < 0 && errno != EINTR)
-        break;
-      if (MsLeft() == 0) {
-        TimedOut = true;
-        break;
-      }
-      std::this_thread::sleep_for(Pause);
-      Pause = std::min<std::chrono::microseconds>(Pause * 2,
-                                                  std::chrono::milliseconds(10));
-    }
-  }
   // Whatever the child left behind in its group goes too.
   killGroup(Pid);
   if (!Reaped)
