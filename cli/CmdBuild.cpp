@@ -24,6 +24,7 @@
 #include "core/plan/Launcher.h"
 #include "core/plan/Provision.h"
 #include "core/support/Interrupt.h"
+#include "core/support/Printable.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -331,15 +332,17 @@ int reportBuildFailure(Session &S, const BuildFailure &F) {
   E << "cudadeps: error: " << F.message() << '\n';
   if (!F.Argv.empty())
     E << "  command: " << showArgv(F.Argv) << '\n';
+  // The log is the tools' output: shown escaped.
   if (F.Cause)
-    E << "  cause: " << F.Cause->Cause << " (log: \"" << F.Cause->Line
-      << "\")\n  hint: " << F.Cause->Hint << '\n';
+    E << "  cause: " << F.Cause->Cause << " (log: \""
+      << printableText(F.Cause->Line) << "\")\n  hint: " << F.Cause->Hint
+      << '\n';
   if (!F.Tail.empty()) {
     E << "  last lines of the log:\n";
     SmallVector<StringRef, 24> Lines;
     StringRef(F.Tail).split(Lines, '\n');
     for (StringRef L : Lines)
-      E << "    | " << L << '\n';
+      E << "    | " << printableText(L, /*KeepLineBreaks=*/true) << '\n';
   }
   if (!F.LogPath.empty())
     E << "  full log: " << F.LogPath << '\n';

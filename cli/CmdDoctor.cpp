@@ -11,6 +11,7 @@
 #include "cli/MachineSetup.h"
 #include "core/doctor/Doctor.h"
 #include "core/manifest/ManifestLoader.h"
+#include "core/support/Printable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -152,8 +153,16 @@ std::string verdictText(const PackageDiagnosis &P) {
   llvm_unreachable("bad verdict");
 }
 
+/// Names, versions, paths and messages come from installed metadata and
+/// the machine: shown through printableText, so only the colours below
+/// reach the terminal as escapes.
+std::string shown(StringRef Text) {
+  return printableText(Text, /*KeepLineBreaks=*/true);
+}
+
 std::string paint(bool On, StringRef Code, StringRef Text) {
-  return On ? ("\033[" + Code + "m" + Text + "\033[0m").str() : Text.str();
+  return On ? ("\033[" + Code + "m" + shown(Text) + "\033[0m").str()
+            : shown(Text);
 }
 
 std::string plural(size_t N, StringRef One, StringRef Many) {
@@ -166,14 +175,14 @@ void renderText(const DoctorReport &R, const Facts &F, raw_ostream &OS,
     OS << "torch: " << F.Torch->Ver.str() << " ("
        << (F.Torch->Cuda ? "CUDA " + F.Torch->Cuda->str()
                          : std::string("no CUDA"))
-       << "), " << F.Torch->From.describe() << '\n';
+       << "), " << shown(F.Torch->From.describe()) << '\n';
   else
     OS << "torch: not installed\n";
   if (R.TargetArchs.empty())
     OS << "targets: none (no GPU found; give --arch sm_XX to check GPU code)\n";
   else
-    OS << "targets: " << join(R.TargetArchs, " ") << " (" << R.TargetOrigin
-       << ")\n";
+    OS << "targets: " << shown(join(R.TargetArchs, " ")) << " ("
+       << shown(R.TargetOrigin) << ")\n";
   if (R.Packages.empty()) {
     OS << "no package to check: none of the registry's packages is "
           "installed here\n";
@@ -187,8 +196,8 @@ void renderText(const DoctorReport &R, const Facts &F, raw_ostream &OS,
     ++Count[P.Result];
     StringRef Code = P.Result == Verdict::Ok ? "32" : "31";
     OS << '\n'
-       << left_justify(P.Name, Width) << "  "
-       << (P.Version ? *P.Version + "  " : std::string())
+       << left_justify(shown(P.Name), Width) << "  "
+       << (P.Version ? shown(*P.Version) + "  " : std::string())
        << paint(Color, Code, verdictText(P)) << '\n';
     for (const DoctorCheck &C : P.Checks) {
       StringRef Label = checkStatusName(C.Status);
@@ -196,15 +205,16 @@ void renderText(const DoctorReport &R, const Facts &F, raw_ostream &OS,
          << (C.Status == CheckStatus::Problem   ? paint(Color, "31", Label)
              : C.Status == CheckStatus::Warning ? paint(Color, "33", Label)
                                                 : Label.str())
-         << ": " << C.Message << '\n';
+         << ": " << shown(C.Message) << '\n';
     }
     if (P.Result == Verdict::Missing) {
       for (const FallbackNote &Fb : P.Fallbacks)
-        OS << "  without it: fallback '" << Fb.Name << "': " << Fb.Summary
-           << (Fb.Impact.empty() ? "" : " (" + Fb.Impact + ")") << '\n';
+        OS << "  without it: fallback '" << shown(Fb.Name)
+           << "': " << shown(Fb.Summary)
+           << (Fb.Impact.empty() ? "" : " (" + shown(Fb.Impact) + ")") << '\n';
       if (P.Fallbacks.empty())
         OS << "  without it: no fallback is declared; what needs it fails\n";
-      OS << "  install: " << P.InstallCommand << '\n';
+      OS << "  install: " << shown(P.InstallCommand) << '\n';
     }
   }
   std::vector<std::string> Parts;

@@ -55,8 +55,11 @@ llvm::ArrayRef<Command> commands() {
        "Runs the probe plugins (built-in and external) and prints what they\n"
        "found, what is missing and what looks inconsistent. Answers are cached\n"
        "in $XDG_CACHE_HOME/cudadeps/probes and reused while the files they\n"
-       "came from are unchanged. `--format toml` writes a facts file that\n"
-       "`--facts FILE` reads back; `--format json` prints one JSON document.",
+       "came from are unchanged. Each command a probe runs may take 10 s\n"
+       "($CUDADEPS_PROBE_TIMEOUT=SECONDS), the whole probing one and a half\n"
+       "times that; what timed out is reported and never cached.\n"
+       "`--format toml` writes a facts file that `--facts FILE` reads back;\n"
+       "`--format json` prints one JSON document.",
        probeOptions, runProbe},
       {"plugins", "the probe plugins, their versions and where they came from",
        "",
