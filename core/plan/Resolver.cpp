@@ -56,28 +56,36 @@ const PackageResolution *Resolution::find(StringRef Name) const {
 using TermT = PackageTerm;
 using namespace encoding;
 
+/// How many decisions the question "why not the newest release from
+/// source?" may make per package. The question reuses what the solve
+/// learned, so a reason is usually found within a few; a problem that needs
+/// more (only in registries of hundreds of packages) leaves the package
+/// without that line rather than re-solving everything per package.
+constexpr unsigned WhyNotDecisions = 32;
+
 namespace {
 
 /// One solve: the request it answered, its provider (which knows the facts
-/// and hints it generated) and the result.
+/// and hints it generated), the solver (for queries about variants) and the
+/// result.
 struct Attempt {
   std::unique_ptr<ResolveRequest> Req;
   std::unique_ptr<FactProvider> Prov;
+  std::unique_ptr<PackageSolver> Solver;
   PackageSolveResult Result;
 };
 
 Attempt solveAttempt(const ResolveRequest &Base, RequirementMap Reqs,
                      const PackageLookup &Lookup, const Facts &F,
                      const KnowledgeBase &KB,
-                     const std::vector<std::string> &Targets,
-                     const std::map<std::string, VersionSet> &Pins = {}) {
+                     const std::vector<std::string> &Targets) {
   Attempt A;
   A.Req = std::make_unique<ResolveRequest>(Base);
   A.Req->Requires = std::move(Reqs);
   A.Prov = std::make_unique<FactProvider>(*A.Req, Lookup, F, KB, Targets);
-  for (const auto &[P, S] : Pins)
-    A.Prov->pinRoot(P, S);
-  A.Result = solvePackages(*A.Prov, A.Req->RootName, Version({0}));
+  A.Solver =
+      std::make_unique<PackageSolver>(*A.Prov, A.Req->RootName, Version({0}));
+  A.Result = A.Solver->solve();
   return A;
 }
 
@@ -289,7 +297,10 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
     Out.push_back(Head + Set);
   };
   // Machine facts first, then unavailable versions, then the rest: the
-  // order a reader needs ("no nvcc", "torch needs 12.x", "no wheel").
+  // order a reader needs ("no nvcc", "torch needs 12.x", "no wheel"); a
+  // requirement before what the machine has of it ("fla needs transformers
+  // >=5.6.2", then "transformers 5.2.0 is installed"), whichever order the
+  // solver met them in.
   std::vector<solver::IncompId> Ids = Tree.externals();
   auto Rank = [&](solver::IncompId Id) {
     const auto &N = Tree[Id];
@@ -302,6 +313,8 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
                  : 1;
     case solver::CauseKind::Unavailable:
       return 2;
+    case solver::CauseKind::NoVersions:
+      return 4;
     default:
       return 3;
     }
@@ -437,6 +450,31 @@ std::vector<std::string> distributionsOf(const std::string &Name,
   return {Out.begin(), Out.end()};
 }
 
+/// One requirement of a chosen release.
+struct ChosenRequirement {
+  std::string By;
+  const Package *Pkg;
+  const Release *Rel;
+  Requirement Req;
+};
+
+/// For each package, the requirements the solution's releases put on it, in
+/// the solution's order: one pass instead of one per package asked about.
+std::map<std::string, std::vector<ChosenRequirement>>
+requirementsOnEach(const std::map<std::string, Version> &Sol,
+                   const PackageLookup &Lookup) {
+  std::map<std::string, std::vector<ChosenRequirement>> Out;
+  for (const auto &[Other, OV] : Sol) {
+    const Package *OP = Lookup(Other);
+    const Release *ORel = OP ? OP->findRelease(OV.withEpoch(0)) : nullptr;
+    if (!ORel)
+      continue;
+    for (auto &[Key, R] : OP->requirementsFor(*ORel))
+      Out[Key].push_back(ChosenRequirement{Other, OP, ORel, R});
+  }
+  return Out;
+}
+
 } // namespace
 
 Expected<Resolution> resolve(const ResolveRequest &Request,
@@ -469,16 +507,18 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
                                     Res.TargetArchs.end()),
                         Res.TargetArchs.end());
 
-  auto Try = [&](RequirementMap Reqs,
-                 const std::map<std::string, VersionSet> &Pins = {}) {
+  auto Try = [&](RequirementMap Reqs) {
     return solveAttempt(Request, std::move(Reqs), Lookup, F, KB,
-                        Res.TargetArchs, Pins);
+                        Res.TargetArchs);
   };
   const PackageReportStyle Style = reportStyle(Lookup);
+  auto ExplainResult = [&](const PackageSolveResult &R,
+                           const FactProvider &Prov, PackageResolution &PR) {
+    PR.Because = reasonsOf(*R.Failure, Prov, Request.RootName, Style, PR.Hints);
+    PR.Derivation = explainFailure(*R.Failure, Style);
+  };
   auto Explain = [&](const Attempt &A, PackageResolution &PR) {
-    PR.Because =
-        reasonsOf(*A.Result.Failure, *A.Prov, Request.RootName, Style, PR.Hints);
-    PR.Derivation = explainFailure(*A.Result.Failure, Style);
+    ExplainResult(A.Result, *A.Prov, PR);
   };
 
   // Which requested packages cannot be had on their own?
@@ -513,8 +553,10 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
       }
       Failed.push_back(std::move(PR));
     }
-    // Packages that work alone but not together are unsatisfiable as a set.
-    Attempt Rest = Try(Kept);
+    // Packages that work alone but not together are unsatisfiable as a set
+    // (when every one works alone, that set is the problem already solved).
+    Attempt Rest =
+        Kept.size() == Request.Requires.size() ? std::move(Full) : Try(Kept);
     if (!Rest.Result.solved()) {
       for (const auto &[Key, R] : Kept) {
         PackageResolution PR;
@@ -530,6 +572,9 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
 
   if (Full.Result.solved()) {
     const FactProvider *FullProv = Full.Prov.get();
+    // Built on first use: what the chosen releases require of each package.
+    std::optional<std::map<std::string, std::vector<ChosenRequirement>>>
+        RequiredBy;
     const auto &Sol = *Full.Result.Solution;
     for (const auto &[Name, V] : Sol) {
       const Package *Pkg = Lookup(Name);
@@ -647,21 +692,20 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
       // needs fla-core ==0.5.0) is older because of that release, whose
       // own line says why; that pin is the reason.
       std::string PinnedBy, Parent;
-      if (!Preferred && Newest && !PR.Requested)
-        for (const auto &[Other, OV] : Sol) {
-          const Package *OP = Lookup(Other);
-          const Release *ORel = OP ? OP->findRelease(OV.withEpoch(0)) : nullptr;
-          if (!ORel || Other == Name)
-            continue;
-          RequirementMap OReqs = OP->requirementsFor(*ORel);
-          auto It = OReqs.find(Name);
-          if (It != OReqs.end() && !It->second.Range.contains(Newest->Ver)) {
-            PinnedBy = OP->Name + " " + ORel->VersionText + " needs " + Name +
-                       " " + It->second.Text;
-            Parent = OP->Name;
+      if (!Preferred && Newest && !PR.Requested) {
+        if (!RequiredBy)
+          RequiredBy = requirementsOnEach(Sol, Lookup);
+        auto On = RequiredBy->find(Name);
+        if (On != RequiredBy->end())
+          for (const ChosenRequirement &C : On->second) {
+            if (C.By == Name || C.Req.Range.contains(Newest->Ver))
+              continue;
+            PinnedBy = C.Pkg->Name + " " + C.Rel->VersionText + " needs " +
+                       Name + " " + C.Req.Text;
+            Parent = C.Pkg->Name;
             break;
           }
-        }
+      }
       if (!PinnedBy.empty()) {
         PR.Because = {PinnedBy};
         PR.NotPreferred = Name + " " + Newest->VersionText +
@@ -670,20 +714,17 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
                         " is not used; the derivation of " + Parent +
                         " says why that release of it was chosen.";
       } else if (!Preferred && Newest) {
-        // Ask the solver again with the newest release's source build
-        // pinned: its failure is the reason.
-        std::map<std::string, VersionSet> Pin{
-            {Name, VersionSet::exactly(Newest->Ver.withEpoch(SourceEpoch))}};
-        RequirementMap Reqs = Full.Req->Requires;
-        if (!Reqs.count(Name)) {
-          Requirement Any;
-          Any.Key = Name;
-          Any.Range = VersionSet::any();
-          Reqs.emplace(Name, Any);
-        }
-        Attempt Why = Try(Reqs, Pin);
-        if (!Why.Result.solved()) {
-          Explain(Why, PR);
+        // Ask the solver whether a solution has the newest release's source
+        // build (within the project's range): its failure is the reason.
+        VersionSet Want = VersionSet::exactly(Newest->Ver.withEpoch(SourceEpoch));
+        auto Req = Full.Req->Requires.find(Name);
+        if (Req != Full.Req->Requires.end())
+          Want = Want.intersect(
+              FullProv->mapRequirement(Name, Req->second.Range).second);
+        PackageSolveResult Why =
+            Full.Solver->query(Name, Want, Sol, WhyNotDecisions);
+        if (Why.Failure) {
+          ExplainResult(Why, *FullProv, PR);
           PR.NotPreferred = Name + " " + Newest->VersionText +
                             (Compiles ? " from source" : "");
         }

@@ -25,6 +25,8 @@ using SolverFact = solver::Fact<std::string, VersionSet>;
 using PackageProvider =
     solver::DependencyProvider<std::string, Version, VersionSet>;
 using PackageSolveResult = solver::SolveResult<std::string, Version, VersionSet>;
+/// A solver kept after its solve, for query().
+using PackageSolver = solver::Solver<std::string, Version, VersionSet>;
 using PackageDerivation = solver::DerivationTree<std::string, VersionSet>;
 using PackageReportStyle = solver::ReportStyle<std::string, VersionSet>;
 

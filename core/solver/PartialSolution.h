@@ -2,10 +2,14 @@
 //
 // An ordered list of assignments: decisions (a package pinned to a version,
 // each opening a new decision level) and derivations (terms implied by an
-// incompatibility and earlier assignments). For each package it keeps the
-// intersection of its assignments, so that the relation between the solution
-// and any term is cheap to compute. Backtracking drops every assignment above
-// a decision level.
+// incompatibility and earlier assignments). Packages are the solver's
+// interned ids (0, 1, 2, ...), so every per-package lookup is an index. For
+// each package it keeps the intersection of its assignments (so the relation
+// between the solution and a term is one set operation), its own assignments
+// in order (so finding a satisfier scans only those) and a generation that
+// changes whenever that intersection does (so callers can cache what they
+// compute from it). Backtracking drops every assignment above a decision
+// level and recomputes only the packages it touched.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_PARTIALSOLUTION_H
@@ -16,18 +20,22 @@
 
 #include <algorithm>
 #include <cassert>
-#include <map>
+#include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace cudadeps::solver {
 
-template <class P, class V, class VS> class PartialSolution {
+/// An interned package: an index into the solver's tables.
+using PackageId = uint32_t;
+
+template <class V, class VS> class PartialSolution {
 public:
   using TermT = Term<VS>;
 
   struct Assignment {
-    P Package;
+    PackageId Package;
     TermT T;
     unsigned Level;
     unsigned Index;
@@ -36,81 +44,126 @@ public:
     bool isDecision() const { return !Cause.has_value(); }
   };
 
+  struct PackageState {
+    /// The intersection of the package's assignments; empty when none.
+    std::optional<TermT> Known;
+    std::optional<V> Decision;
+    /// Indices of the package's assignments, in order.
+    std::vector<unsigned> Own;
+    /// Changes whenever Known does.
+    uint64_t Generation = 0;
+    bool InOrder = false;
+    bool Touched = false;
+  };
+
+  /// Makes room for packages 0..N-1.
+  void ensure(size_t N) {
+    if (States.size() < N)
+      States.resize(N);
+  }
+
   /// The number of decisions made so far.
-  unsigned decisionLevel() const { return Decisions.size(); }
+  unsigned decisionLevel() const { return DecisionCount; }
 
-  const std::map<P, V> &decisions() const { return Decisions; }
   const std::vector<Assignment> &assignments() const { return Assignments; }
+  const PackageState &state(PackageId P) const { return States[P]; }
+  bool decided(PackageId P) const {
+    return P < States.size() && States[P].Decision.has_value();
+  }
 
-  void decide(const P &Package, const V &Version) {
-    Decisions.emplace(Package, Version);
+  /// Packages in the order they first became positive (pub's map order);
+  /// decided ones included.
+  const std::vector<PackageId> &positiveOrder() const { return PositiveOrder; }
+
+  /// The decisions, in the order they were made.
+  std::vector<std::pair<PackageId, V>> decisions() const {
+    std::vector<std::pair<PackageId, V>> Out;
+    for (const Assignment &A : Assignments)
+      if (A.isDecision())
+        Out.emplace_back(A.Package, *States[A.Package].Decision);
+    return Out;
+  }
+
+  void decide(PackageId Package, const V &Version) {
+    ensure(Package + 1);
+    States[Package].Decision = Version;
+    ++DecisionCount;
     assign(Assignment{Package, TermT::positive(VS::exactly(Version)),
                       decisionLevel(), unsigned(Assignments.size()),
                       std::nullopt});
   }
 
-  void derive(const P &Package, TermT T, IncompId Cause) {
+  void derive(PackageId Package, TermT T, IncompId Cause) {
+    ensure(Package + 1);
     assign(Assignment{Package, std::move(T), decisionLevel(),
                       unsigned(Assignments.size()), Cause});
   }
 
-  /// Packages with a positive assignment but no decision yet, in the order
-  /// they became positive; each with the versions still allowed.
-  std::vector<std::pair<P, VS>> unsatisfied() const {
-    std::vector<std::pair<P, VS>> Out;
-    for (const P &Package : PositiveOrder)
-      if (!Decisions.count(Package))
-        Out.emplace_back(Package, Positive.at(Package).set());
-    return Out;
-  }
-
   /// Removes every assignment made above decision level Level.
   void backtrack(unsigned Level) {
-    std::vector<P> Touched;
+    std::vector<PackageId> Touched;
     while (!Assignments.empty() && Assignments.back().Level > Level) {
       const Assignment &A = Assignments.back();
-      if (std::find(Touched.begin(), Touched.end(), A.Package) ==
-          Touched.end())
+      PackageState &S = States[A.Package];
+      if (!S.Touched) {
+        S.Touched = true;
         Touched.push_back(A.Package);
-      if (A.isDecision())
-        Decisions.erase(A.Package);
+      }
+      if (A.isDecision()) {
+        S.Decision.reset();
+        --DecisionCount;
+      }
+      S.Own.pop_back();
       Assignments.pop_back();
     }
-    for (const P &Package : Touched) {
-      Positive.erase(Package);
-      Negative.erase(Package);
-      PositiveOrder.erase(
-          std::remove(PositiveOrder.begin(), PositiveOrder.end(), Package),
-          PositiveOrder.end());
+    if (Touched.empty())
+      return;
+    PositiveOrder.erase(std::remove_if(PositiveOrder.begin(),
+                                       PositiveOrder.end(),
+                                       [&](PackageId P) {
+                                         return States[P].Touched;
+                                       }),
+                        PositiveOrder.end());
+    // Replay each touched package's remaining assignments; they re-enter
+    // the order where they become positive again, as a replay of the whole
+    // list would put them.
+    std::vector<std::pair<unsigned, PackageId>> Reenter;
+    for (PackageId P : Touched) {
+      PackageState &S = States[P];
+      S.Touched = false;
+      S.Known.reset();
+      S.InOrder = false;
+      ++S.Generation;
+      for (unsigned Index : S.Own) {
+        combine(S, Assignments[Index].T);
+        if (!S.InOrder && S.Known->isPositive()) {
+          S.InOrder = true;
+          Reenter.emplace_back(Index, P);
+        }
+      }
     }
-    for (const Assignment &A : Assignments)
-      if (std::find(Touched.begin(), Touched.end(), A.Package) !=
-          Touched.end())
-        registerAssignment(A);
+    std::sort(Reenter.begin(), Reenter.end());
+    for (const auto &[Index, P] : Reenter)
+      PositiveOrder.push_back(P);
   }
 
   /// The relation between what the solution knows about T's package and T.
-  SetRelation relation(const P &Package, const TermT &T) const {
-    auto PosIt = Positive.find(Package);
-    if (PosIt != Positive.end())
-      return PosIt->second.relation(T);
-    auto NegIt = Negative.find(Package);
-    if (NegIt != Negative.end())
-      return NegIt->second.relation(T);
-    return SetRelation::Overlapping;
+  SetRelation relation(PackageId Package, const TermT &T) const {
+    if (Package >= States.size() || !States[Package].Known)
+      return SetRelation::Overlapping;
+    return States[Package].Known->relation(T);
   }
 
-  bool satisfies(const P &Package, const TermT &T) const {
+  bool satisfies(PackageId Package, const TermT &T) const {
     return relation(Package, T) == SetRelation::Subset;
   }
 
   /// The earliest assignment such that the assignments up to and including
   /// it satisfy T. T must be satisfied by the solution.
-  const Assignment &satisfier(const P &Package, const TermT &T) const {
+  const Assignment &satisfier(PackageId Package, const TermT &T) const {
     std::optional<TermT> Accumulated;
-    for (const Assignment &A : Assignments) {
-      if (!(A.Package == Package))
-        continue;
+    for (unsigned Index : States[Package].Own) {
+      const Assignment &A = Assignments[Index];
       Accumulated = Accumulated ? Accumulated->intersect(A.T) : A.T;
       if (Accumulated->satisfies(T))
         return A;
@@ -121,38 +174,30 @@ public:
 
 private:
   void assign(Assignment A) {
+    PackageState &S = States[A.Package];
+    S.Own.push_back(A.Index);
     Assignments.push_back(std::move(A));
-    registerAssignment(Assignments.back());
+    combine(S, Assignments.back().T);
+    ++S.Generation;
+    if (!S.InOrder && S.Known->isPositive()) {
+      S.InOrder = true;
+      PositiveOrder.push_back(Assignments.back().Package);
+    }
   }
 
-  void registerAssignment(const Assignment &A) {
-    auto PosIt = Positive.find(A.Package);
-    if (PosIt != Positive.end()) {
-      PosIt->second = PosIt->second.intersect(A.T);
-      return;
-    }
-    auto NegIt = Negative.find(A.Package);
-    TermT Combined = NegIt == Negative.end() ? A.T : A.T.intersect(NegIt->second);
-    if (Combined.isPositive()) {
-      if (NegIt != Negative.end())
-        Negative.erase(NegIt);
-      Positive.emplace(A.Package, std::move(Combined));
-      PositiveOrder.push_back(A.Package);
-    } else if (NegIt != Negative.end()) {
-      NegIt->second = std::move(Combined);
-    } else {
-      Negative.emplace(A.Package, std::move(Combined));
-    }
+  static void combine(PackageState &S, const TermT &T) {
+    if (!S.Known)
+      S.Known = T;
+    else if (S.Known->isPositive())
+      S.Known = S.Known->intersect(T);
+    else
+      S.Known = T.intersect(*S.Known);
   }
 
   std::vector<Assignment> Assignments;
-  std::map<P, V> Decisions;
-  /// Intersection of all assignments of a package once one is positive.
-  std::map<P, TermT> Positive;
-  /// The order in which packages first became positive (pub's map order).
-  std::vector<P> PositiveOrder;
-  /// Intersection of the (all negative) assignments of other packages.
-  std::map<P, TermT> Negative;
+  std::vector<PackageState> States;
+  std::vector<PackageId> PositiveOrder;
+  unsigned DecisionCount = 0;
 };
 
 } // namespace cudadeps::solver

@@ -10,7 +10,10 @@
 // Generic over the package type P (copyable, default-constructible, with
 // operator< and operator==), the version type V (ordered by operator<) and
 // the version-set type VS (see Term.h, plus VS::exactly/atLeast/lessThan/
-// between and contains()).
+// between and contains()). Internally packages are interned: every table of
+// the hot path (partial solution, incompatibilities by package, versions) is
+// indexed by a PackageId, and P is only used to talk to the provider and in
+// the incompatibilities that explanations read.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_SOLVER_H
@@ -23,6 +26,7 @@
 #include "core/solver/Term.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <optional>
 #include <utility>
@@ -38,6 +42,8 @@ template <class P, class V, class VS> struct SolveResult {
   std::optional<DerivationTree<P, VS>> Failure;
   /// How many incompatibilities the solve created (a measure of work).
   size_t IncompatibilityCount = 0;
+  /// A query that reached its decision limit: neither solved nor failed.
+  bool Undecided = false;
 
   bool solved() const { return Solution.has_value(); }
 };
@@ -50,31 +56,63 @@ public:
 
   Solver(DependencyProvider<P, V, VS> &Provider, P Root, V RootVersion)
       : Provider(Provider), Root(std::move(Root)),
-        RootVersion(std::move(RootVersion)) {}
+        RootVersion(std::move(RootVersion)) {
+    RootId = id(this->Root);
+  }
 
-  /// Solves once; a Solver object is not reusable.
+  /// Solves once; then query() asks about variants of the same problem.
   SolveResult<P, V, VS> solve() {
     IncompatibilityT RootIncompat;
     RootIncompat.Kind = CauseKind::Root;
     RootIncompat.Terms.emplace_back(Root, TermT::negative(VS::exactly(RootVersion)));
     addIncompatibility(std::move(RootIncompat));
-    info(Root).FactsAsked = true;
+    info(RootId).FactsAsked = true;
     for (Fact<P, VS> &F : Provider.facts(Root))
       addFact(std::move(F));
+    run();
+    return result();
+  }
 
-    std::optional<P> Next = Root;
-    while (Next) {
-      if (!propagate(*Next))
-        break;
-      Next = choosePackageVersion();
-    }
-
-    SolveResult<P, V, VS> Result;
-    Result.IncompatibilityCount = Store.size();
-    if (FailureId)
-      Result.Failure = DerivationTree<P, VS>::build(Store, *FailureId, Root);
-    else
-      Result.Solution = Solution.decisions();
+  /// After solve(): whether a solution exists in which Package's version is
+  /// in Set (e.g. "why not the newest release?"). Everything the first solve
+  /// learned is kept (each incompatibility it derived holds for every query),
+  /// the dependencies and facts it asked for are not asked again, decisions
+  /// try the versions of \p Prefer (the first solution) first, and packages
+  /// that must leave it before others. A query makes at most \p MaxDecisions
+  /// decisions: beyond that it ends Undecided (neither a solution nor a
+  /// failure), so that it costs a fraction of a solve. Incompatibilities
+  /// derived from Set itself are dropped afterwards: queries do not affect
+  /// one another.
+  SolveResult<P, V, VS> query(const P &Package, const VS &Set,
+                              const std::map<P, V> &Prefer,
+                              unsigned MaxDecisions) {
+    Solution = PartialSolution<V, VS>();
+    Solution.ensure(Names.size());
+    FailureId.reset();
+    Exhausted = false;
+    QueryDecisions = MaxDecisions;
+    PreferFirst.assign(Names.size(), std::nullopt);
+    for (const auto &[Name, Version] : Prefer)
+      PreferFirst[id(Name)] = Version;
+    // Generations restart with the partial solution.
+    for (PackageInfo &I : Infos)
+      I.CountGeneration = ~uint64_t(0);
+    IncompatibilityT Pin;
+    Pin.Kind = CauseKind::Dependency;
+    Pin.Terms.emplace_back(Root, TermT::positive(VS::exactly(RootVersion)));
+    Pin.Terms.emplace_back(Package, TermT::negative(Set));
+    IncompId PinId = addIncompatibility(std::move(Pin));
+    Tainted[PinId] = true;
+    Querying = true;
+    run();
+    Querying = false;
+    SolveResult<P, V, VS> Result = result();
+    // Forget what rests on the pin.
+    for (std::vector<IncompId> &Ids : ByPackage)
+      Ids.erase(std::remove_if(Ids.begin(), Ids.end(),
+                               [&](IncompId Id) { return Tainted[Id]; }),
+                Ids.end());
+    PreferFirst.clear();
     return Result;
   }
 
@@ -89,21 +127,65 @@ private:
     std::map<size_t, Dependencies<P, VS>> DepsByIndex;
     /// Per dependee: the versions of this package whose dependency on it has
     /// already been turned into an incompatibility.
-    std::map<P, VS> AlreadyListed;
+    std::map<PackageId, VS> AlreadyListed;
     VS KnownInvalid = VS::empty();
+    /// How many of Preferred the partial solution allows, valid while its
+    /// generation is CountGeneration.
+    size_t Count = 0;
+    uint64_t CountGeneration = ~uint64_t(0);
   };
 
   enum class Outcome { None, Conflict, Derived };
 
-  PackageInfo &info(const P &Package) {
-    PackageInfo &I = Infos[Package];
+  void run() {
+    std::optional<PackageId> Next = RootId;
+    while (Next) {
+      if (!propagate(*Next))
+        break;
+      Next = choosePackageVersion();
+    }
+  }
+
+  SolveResult<P, V, VS> result() const {
+    SolveResult<P, V, VS> Result;
+    Result.IncompatibilityCount = Store.size();
+    if (FailureId) {
+      Result.Failure = DerivationTree<P, VS>::build(Store, *FailureId, Root);
+    } else if (Exhausted) {
+      Result.Undecided = true;
+    } else {
+      std::map<P, V> Out;
+      for (auto &[Pkg, Version] : Solution.decisions())
+        Out.emplace(Names[Pkg], std::move(Version));
+      Result.Solution = std::move(Out);
+    }
+    return Result;
+  }
+
+  /// The id of Package, interning it on first sight.
+  PackageId id(const P &Package) {
+    auto [It, Inserted] = Ids.emplace(Package, PackageId(Names.size()));
+    if (Inserted) {
+      Names.push_back(Package);
+      Infos.emplace_back();
+      ByPackage.emplace_back();
+      Queued.push_back(false);
+      Solution.ensure(Names.size());
+      if (!PreferFirst.empty())
+        PreferFirst.emplace_back();
+    }
+    return It->second;
+  }
+
+  PackageInfo &info(PackageId Pkg) {
+    PackageInfo &I = Infos[Pkg];
     if (I.Listed)
       return I;
     I.Listed = true;
-    if (Package == Root)
+    if (Pkg == RootId)
       I.Preferred = {RootVersion};
     else
-      I.Preferred = Provider.versions(Package);
+      I.Preferred = Provider.versions(Names[Pkg]);
     I.Ascending = I.Preferred;
     std::sort(I.Ascending.begin(), I.Ascending.end());
     I.Ascending.erase(std::unique(I.Ascending.begin(), I.Ascending.end(),
@@ -114,26 +196,38 @@ private:
     return I;
   }
 
-  const Dependencies<P, VS> &depsAt(const P &Package, PackageInfo &I,
+  const Dependencies<P, VS> &depsAt(PackageId Pkg, PackageInfo &I,
                                     size_t Index) {
     auto It = I.DepsByIndex.find(Index);
     if (It != I.DepsByIndex.end())
       return It->second;
     return I.DepsByIndex
-        .emplace(Index, Provider.dependencies(Package, I.Ascending[Index]))
+        .emplace(Index, Provider.dependencies(Names[Pkg], I.Ascending[Index]))
         .first->second;
   }
 
-  IncompId addIncompatibility(IncompatibilityT I) {
+  /// Appends I to the store with the ids of its packages; not indexed.
+  IncompId store(IncompatibilityT I, bool IsTainted) {
     IncompId Id = Store.size();
+    std::vector<PackageId> Pkgs;
+    Pkgs.reserve(I.Terms.size());
+    for (const Entry &E : I.Terms)
+      Pkgs.push_back(id(E.first));
     Store.push_back(std::move(I));
+    TermPackages.push_back(std::move(Pkgs));
+    Tainted.push_back(IsTainted);
+    return Id;
+  }
+
+  IncompId addIncompatibility(IncompatibilityT I) {
+    IncompId Id = store(std::move(I), false);
     index(Id);
     return Id;
   }
 
   void index(IncompId Id) {
-    for (const Entry &E : Store[Id].Terms)
-      ByPackage[E.first].push_back(Id);
+    for (PackageId Pkg : TermPackages[Id])
+      ByPackage[Pkg].push_back(Id);
   }
 
   void addFact(Fact<P, VS> F) {
@@ -145,52 +239,64 @@ private:
 
   /// If the incompatibility is almost satisfied, derives the inverse of its
   /// one unsatisfied term.
-  Outcome propagateIncompatibility(IncompId Id, P &DerivedPackage) {
+  Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage) {
     const IncompatibilityT &I = Store[Id];
-    const Entry *Unsatisfied = nullptr;
-    for (const Entry &E : I.Terms) {
-      SetRelation R = Solution.relation(E.first, E.second);
+    const std::vector<PackageId> &Pkgs = TermPackages[Id];
+    size_t Unsatisfied = SIZE_MAX;
+    for (size_t K = 0; K < Pkgs.size(); ++K) {
+      SetRelation R = Solution.relation(Pkgs[K], I.Terms[K].second);
       if (R == SetRelation::Disjoint)
         return Outcome::None;
       if (R == SetRelation::Overlapping) {
-        if (Unsatisfied)
+        if (Unsatisfied != SIZE_MAX)
           return Outcome::None;
-        Unsatisfied = &E;
+        Unsatisfied = K;
       }
     }
-    if (!Unsatisfied)
+    if (Unsatisfied == SIZE_MAX)
       return Outcome::Conflict;
-    DerivedPackage = Unsatisfied->first;
-    Solution.derive(Unsatisfied->first, Unsatisfied->second.inverse(), Id);
+    DerivedPackage = Pkgs[Unsatisfied];
+    Solution.derive(DerivedPackage, I.Terms[Unsatisfied].second.inverse(), Id);
     return Outcome::Derived;
   }
 
   /// Unit propagation from Package; false when solving has failed.
-  bool propagate(const P &Package) {
-    std::vector<P> Changed{Package};
-    while (!Changed.empty()) {
-      P Current = Changed.front();
-      Changed.erase(Changed.begin());
-      // Newest first: learned incompatibilities are the most general.
-      std::vector<IncompId> Ids = ByPackage[Current];
-      for (size_t K = Ids.size(); K-- > 0;) {
-        P Derived{};
-        Outcome O = propagateIncompatibility(Ids[K], Derived);
+  bool propagate(PackageId Package) {
+    // A queue (with a read position, not erase-from-front) of packages whose
+    // assignments changed; each is queued once at a time.
+    std::vector<PackageId> Changed{Package};
+    Queued[Package] = true;
+    for (size_t Head = 0; Head < Changed.size(); ++Head) {
+      PackageId Current = Changed[Head];
+      Queued[Current] = false;
+      // Newest first: learned incompatibilities are the most general. The
+      // list may grow meanwhile (facts, learned ones): only the ones present
+      // now are visited, by position.
+      for (size_t K = ByPackage[Current].size(); K-- > 0;) {
+        IncompId Id = ByPackage[Current][K];
+        PackageId Derived = 0;
+        Outcome O = propagateIncompatibility(Id, Derived);
         if (O == Outcome::Conflict) {
-          std::optional<IncompId> RootCause = resolveConflict(Ids[K]);
-          if (!RootCause)
+          std::optional<IncompId> RootCause = resolveConflict(Id);
+          if (!RootCause) {
+            for (size_t J = Head + 1; J < Changed.size(); ++J)
+              Queued[Changed[J]] = false;
             return false;
-          Changed.clear();
+          }
+          for (size_t J = Head + 1; J < Changed.size(); ++J)
+            Queued[Changed[J]] = false;
+          Changed.resize(Head + 1);
           Outcome After = propagateIncompatibility(*RootCause, Derived);
           (void)After;
           assert(After == Outcome::Derived && "learned clause must derive");
           Changed.push_back(Derived);
+          Queued[Derived] = true;
           break;
         }
-        if (O == Outcome::Derived &&
-            std::find(Changed.begin(), Changed.end(), Derived) ==
-                Changed.end())
+        if (O == Outcome::Derived && !Queued[Derived]) {
           Changed.push_back(Derived);
+          Queued[Derived] = true;
+        }
       }
     }
     return true;
@@ -199,11 +305,12 @@ private:
   /// Learns the root cause of a satisfied incompatibility and backjumps;
   /// returns it, or nothing when it proves that no solution exists.
   std::optional<IncompId> resolveConflict(IncompId Conflict) {
-    using Assignment = typename PartialSolution<P, V, VS>::Assignment;
+    using Assignment = typename PartialSolution<V, VS>::Assignment;
     bool Learned = false;
     IncompId Current = Conflict;
     while (!Store[Current].isFailure(Root)) {
       const IncompatibilityT &I = Store[Current];
+      const std::vector<PackageId> &Pkgs = TermPackages[Current];
       size_t MostRecentTerm = 0;
       const Assignment *MostRecent = nullptr;
       std::optional<TermT> Difference;
@@ -212,7 +319,7 @@ private:
       unsigned PreviousLevel = 1;
       for (size_t K = 0; K < I.Terms.size(); ++K) {
         const Entry &E = I.Terms[K];
-        const Assignment &Satisfier = Solution.satisfier(E.first, E.second);
+        const Assignment &Satisfier = Solution.satisfier(Pkgs[K], E.second);
         if (!MostRecent) {
           MostRecentTerm = K;
           MostRecent = &Satisfier;
@@ -233,8 +340,7 @@ private:
           } else {
             Difference = D;
             PreviousLevel = std::max(
-                PreviousLevel,
-                Solution.satisfier(E.first, D.inverse()).Level);
+                PreviousLevel, Solution.satisfier(Pkgs[K], D.inverse()).Level);
           }
         }
       }
@@ -247,21 +353,23 @@ private:
       }
 
       IncompId SatisfierCause = *MostRecent->Cause;
+      PackageId SatisfierPackage = MostRecent->Package;
       std::vector<Entry> Terms;
       for (size_t K = 0; K < I.Terms.size(); ++K)
         if (K != MostRecentTerm)
           Terms.push_back(I.Terms[K]);
-      for (const Entry &E : Store[SatisfierCause].Terms)
-        if (!(E.first == MostRecent->Package))
-          Terms.push_back(E);
+      const std::vector<PackageId> &CausePkgs = TermPackages[SatisfierCause];
+      for (size_t K = 0; K < CausePkgs.size(); ++K)
+        if (CausePkgs[K] != SatisfierPackage)
+          Terms.push_back(Store[SatisfierCause].Terms[K]);
       if (Difference)
-        Terms.emplace_back(MostRecent->Package, Difference->inverse());
+        Terms.emplace_back(Names[SatisfierPackage], Difference->inverse());
       IncompatibilityT New =
           IncompatibilityT::make(std::move(Terms), CauseKind::Derived, Root);
       New.Cause1 = Current;
       New.Cause2 = SatisfierCause;
-      Current = Store.size();
-      Store.push_back(std::move(New));
+      bool IsTainted = Tainted[Current] || Tainted[SatisfierCause];
+      Current = store(std::move(New), IsTainted);
       Learned = true;
     }
     FailureId = Current;
@@ -270,11 +378,12 @@ private:
 
   /// The incompatibilities for one version: its dependencies, each widened
   /// to the adjacent versions that have the same dependency.
-  std::vector<IncompatibilityT> incompatibilitiesFor(const P &Package,
+  std::vector<IncompatibilityT> incompatibilitiesFor(PackageId Pkg,
                                                      const V &Version) {
     std::vector<IncompatibilityT> Out;
-    PackageInfo &I = info(Package);
-    if (Package == Root) {
+    PackageInfo &I = info(Pkg);
+    const P Package = Names[Pkg]; // a copy: interning may grow Names
+    if (Pkg == RootId) {
       if (RootListed)
         return Out;
       RootListed = true;
@@ -298,7 +407,7 @@ private:
     size_t Index = std::lower_bound(I.Ascending.begin(), I.Ascending.end(),
                                     Version) -
                    I.Ascending.begin();
-    const Dependencies<P, VS> &D = depsAt(Package, I, Index);
+    const Dependencies<P, VS> &D = depsAt(Pkg, I, Index);
     if (!D.Available) {
       I.KnownInvalid = I.KnownInvalid.unionWith(VS::exactly(Version));
       IncompatibilityT U;
@@ -311,7 +420,7 @@ private:
 
     std::vector<std::pair<P, VS>> Deps;
     for (const auto &[Dep, Set] : D.On) {
-      auto It = I.AlreadyListed.find(Dep);
+      auto It = I.AlreadyListed.find(id(Dep));
       if (It != I.AlreadyListed.end() && It->second.contains(Version))
         continue;
       Deps.emplace_back(Dep, Set);
@@ -319,8 +428,8 @@ private:
     std::sort(Deps.begin(), Deps.end(),
               [](const auto &A, const auto &B) { return A.first < B.first; });
 
-    std::map<P, V> Lower = bounds(Package, I, Deps, Index, /*Upper=*/false);
-    std::map<P, V> Upper = bounds(Package, I, Deps, Index, /*Upper=*/true);
+    std::map<P, V> Lower = bounds(Pkg, I, Deps, Index, /*Upper=*/false);
+    std::map<P, V> Upper = bounds(Pkg, I, Deps, Index, /*Upper=*/true);
     for (const auto &[Dep, Set] : Deps) {
       auto L = Lower.find(Dep);
       auto U = Upper.find(Dep);
@@ -331,7 +440,7 @@ private:
         Range = VS::atLeast(L->second);
       else if (U != Upper.end())
         Range = VS::lessThan(U->second);
-      auto [It, Inserted] = I.AlreadyListed.emplace(Dep, Range);
+      auto [It, Inserted] = I.AlreadyListed.emplace(id(Dep), Range);
       if (!Inserted)
         It->second = It->second.unionWith(Range);
       Out.push_back(dependency(Package, TermT::positive(Range), Dep, Set));
@@ -361,7 +470,7 @@ private:
   /// For each dependency, the bound of the run of adjacent versions around
   /// Index that share it: the inclusive lower bound, or the exclusive upper
   /// bound. Absent when the run reaches the oldest (newest) version.
-  std::map<P, V> bounds(const P &Package, PackageInfo &I,
+  std::map<P, V> bounds(PackageId Pkg, PackageInfo &I,
                         const std::vector<std::pair<P, VS>> &Deps,
                         size_t Index, bool Upper) {
     std::map<P, V> Out;
@@ -379,7 +488,7 @@ private:
         J = Index - Step;
       }
       const V &Boundary = Upper ? I.Ascending[J] : I.Ascending[Previous];
-      const Dependencies<P, VS> &Other = depsAt(Package, I, J);
+      const Dependencies<P, VS> &Other = depsAt(Pkg, I, J);
       for (const auto &[Dep, Set] : Deps)
         if (!Out.count(Dep) && !hasSame(Other, Dep, Set))
           Out.emplace(Dep, Boundary);
@@ -388,83 +497,131 @@ private:
     return Out;
   }
 
+  /// How many versions of Pkg the partial solution allows (cached per
+  /// generation of the package's assignments).
+  size_t allowedCount(PackageId Pkg) {
+    PackageInfo &I = info(Pkg);
+    const auto &S = Solution.state(Pkg);
+    if (I.CountGeneration != S.Generation) {
+      const VS &Set = S.Known->set();
+      I.Count = 0;
+      for (const V &Version : I.Preferred)
+        I.Count += Set.contains(Version) ? 1 : 0;
+      I.CountGeneration = S.Generation;
+    }
+    return I.Count;
+  }
+
+  /// During a query: whether Pkg must move away from the first solution.
+  bool mustChange(PackageId Pkg) const {
+    return !PreferFirst[Pkg] ||
+           !Solution.state(Pkg).Known->set().contains(*PreferFirst[Pkg]);
+  }
+
   /// Picks the next package and, if possible, a version of it; returns the
   /// package to propagate from, or nothing when every package is decided.
-  std::optional<P> choosePackageVersion() {
-    std::vector<std::pair<P, VS>> Unsatisfied = Solution.unsatisfied();
-    if (Unsatisfied.empty())
-      return std::nullopt;
-
-    for (const auto &[Package, Set] : Unsatisfied) {
-      PackageInfo &I = info(Package);
+  std::optional<PackageId> choosePackageVersion() {
+    const std::vector<PackageId> &Order = Solution.positiveOrder();
+    bool AnyOpen = false;
+    for (size_t K = 0; K < Order.size(); ++K) {
+      PackageId Pkg = Order[K];
+      if (Solution.decided(Pkg))
+        continue;
+      AnyOpen = true;
+      PackageInfo &I = info(Pkg);
       if (I.FactsAsked)
         continue;
       I.FactsAsked = true;
-      std::vector<Fact<P, VS>> Facts = Provider.facts(Package);
+      std::vector<Fact<P, VS>> Facts = Provider.facts(Names[Pkg]);
       if (Facts.empty())
         continue;
       for (Fact<P, VS> &F : Facts)
         addFact(std::move(F));
-      return Package;
+      return Pkg;
+    }
+    if (!AnyOpen)
+      return std::nullopt;
+    if (Querying && Solution.decisionLevel() > QueryDecisions) {
+      Exhausted = true;
+      return std::nullopt;
     }
 
     // The package with the fewest allowed versions, so that a conflict, if
-    // there must be one, comes early. Ties: the one constrained first.
-    size_t Best = 0;
+    // there must be one, comes early. Ties: the one constrained first. In a
+    // query, packages that must leave the first solution go first.
+    std::optional<PackageId> Best;
     size_t BestCount = 0;
-    for (size_t K = 0; K < Unsatisfied.size(); ++K) {
-      const auto &[Package, Set] = Unsatisfied[K];
-      size_t Count = 0;
-      for (const V &Version : info(Package).Preferred)
-        Count += Set.contains(Version) ? 1 : 0;
-      if (K == 0 || Count < BestCount) {
-        Best = K;
-        BestCount = Count;
+    for (int Pass = Querying ? 0 : 1; Pass < 2 && !Best; ++Pass) {
+      for (size_t K = 0; K < Order.size(); ++K) {
+        PackageId Pkg = Order[K];
+        if (Solution.decided(Pkg) || (Pass == 0 && !mustChange(Pkg)))
+          continue;
+        size_t Count = allowedCount(Pkg);
+        if (!Best || Count < BestCount) {
+          Best = Pkg;
+          BestCount = Count;
+        }
       }
     }
-    const P Package = Unsatisfied[Best].first;
-    const VS Allowed = Unsatisfied[Best].second;
+    const PackageId Pkg = *Best;
+    const VS Allowed = Solution.state(Pkg).Known->set();
 
     std::optional<V> Version;
-    for (const V &Candidate : info(Package).Preferred) {
-      if (Allowed.contains(Candidate)) {
-        Version = Candidate;
+    if (Querying && PreferFirst[Pkg] && Allowed.contains(*PreferFirst[Pkg]))
+      Version = PreferFirst[Pkg];
+    for (const V &Candidate : info(Pkg).Preferred) {
+      if (Version)
         break;
-      }
+      if (Allowed.contains(Candidate))
+        Version = Candidate;
     }
     if (!Version) {
       IncompatibilityT None;
       None.Kind = CauseKind::NoVersions;
-      None.Terms.emplace_back(Package, TermT::positive(Allowed));
+      None.Terms.emplace_back(Names[Pkg], TermT::positive(Allowed));
       addIncompatibility(std::move(None));
-      return Package;
+      return Pkg;
     }
 
     bool Conflict = false;
-    for (IncompatibilityT &New : incompatibilitiesFor(Package, *Version)) {
+    for (IncompatibilityT &New : incompatibilitiesFor(Pkg, *Version)) {
       IncompId Id = addIncompatibility(std::move(New));
       // A dependency already contradicted by the solution would make this
       // version a conflict: keep its facts, let propagation choose again.
       bool AllSatisfied = true;
-      for (const Entry &E : Store[Id].Terms)
-        if (!(E.first == Package) && !Solution.satisfies(E.first, E.second))
+      for (size_t K = 0; K < TermPackages[Id].size(); ++K)
+        if (TermPackages[Id][K] != Pkg &&
+            !Solution.satisfies(TermPackages[Id][K], Store[Id].Terms[K].second))
           AllSatisfied = false;
       Conflict = Conflict || AllSatisfied;
     }
     if (!Conflict)
-      Solution.decide(Package, *Version);
-    return Package;
+      Solution.decide(Pkg, *Version);
+    return Pkg;
   }
 
   DependencyProvider<P, V, VS> &Provider;
   P Root;
   V RootVersion;
+  PackageId RootId = 0;
   bool RootListed = false;
   std::vector<IncompatibilityT> Store;
-  std::map<P, std::vector<IncompId>> ByPackage;
-  std::map<P, PackageInfo> Infos;
-  PartialSolution<P, V, VS> Solution;
+  /// Per incompatibility: the ids of its terms' packages.
+  std::vector<std::vector<PackageId>> TermPackages;
+  /// Per incompatibility: whether it rests on a query's pin.
+  std::vector<bool> Tainted;
+  std::map<P, PackageId> Ids;
+  std::vector<P> Names;
+  std::deque<PackageInfo> Infos; // stable references while ids are added
+  std::vector<std::vector<IncompId>> ByPackage;
+  std::vector<bool> Queued;
+  PartialSolution<V, VS> Solution;
   std::optional<IncompId> FailureId;
+  /// During a query: the first solution's version of each package.
+  std::vector<std::optional<V>> PreferFirst;
+  bool Querying = false;
+  bool Exhausted = false;
+  unsigned QueryDecisions = 0;
 };
 
 /// Solves the dependencies of Root at RootVersion.

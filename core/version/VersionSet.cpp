@@ -27,10 +27,12 @@ using namespace cudadeps;
 namespace {
 
 /// A position between versions: Inf -1 = below all, +1 = above all, else
-/// just before Value (After false) or just after it (After true).
+/// just before *Value (After false) or just after it (After true). Cuts
+/// point into the sets they were made from (or at a caller's version), so
+/// set operations copy a Version only into the intervals they return.
 struct Cut {
   int Inf = 0;
-  Version Value;
+  const Version *Value = nullptr;
   bool After = false;
 };
 
@@ -46,7 +48,7 @@ static int compareCuts(const Cut &L, const Cut &R) {
     return L.Inf < R.Inf ? -1 : 1;
   if (L.Inf != 0)
     return 0;
-  auto C = L.Value <=> R.Value;
+  auto C = *L.Value <=> *R.Value;
   if (C != 0)
     return C < 0 ? -1 : 1;
   if (L.After != R.After)
@@ -57,35 +59,35 @@ static int compareCuts(const Cut &L, const Cut &R) {
 static Cut canonical(Cut C) {
   if (C.Inf != 0)
     return C;
-  if (C.Value.isSentinel())
+  if (C.Value->isSentinel())
     C.After = false;
-  if (!C.After && C.Value.isMinimum())
-    return Cut{-1, Version(), false};
+  if (!C.After && C.Value->isMinimum())
+    return Cut{-1, nullptr, false};
   return C;
 }
 
 static Cut lowerCut(const Bound &B) {
   if (!B.Value)
-    return Cut{-1, Version(), false};
-  return canonical(Cut{0, *B.Value, !B.Inclusive});
+    return Cut{-1, nullptr, false};
+  return canonical(Cut{0, &*B.Value, !B.Inclusive});
 }
 
 static Cut upperCut(const Bound &B) {
   if (!B.Value)
-    return Cut{1, Version(), false};
-  return canonical(Cut{0, *B.Value, B.Inclusive});
+    return Cut{1, nullptr, false};
+  return canonical(Cut{0, &*B.Value, B.Inclusive});
 }
 
 static Bound toLower(const Cut &C) {
   if (C.Inf != 0)
     return Bound{};
-  return Bound{C.Value, !C.After};
+  return Bound{*C.Value, !C.After};
 }
 
 static Bound toUpper(const Cut &C) {
   if (C.Inf != 0)
     return Bound{};
-  return Bound{C.Value, C.After};
+  return Bound{*C.Value, C.After};
 }
 
 static std::vector<CutInterval> toCuts(const std::vector<Interval> &Is) {
@@ -122,7 +124,7 @@ static std::vector<Interval> fromCuts(std::vector<CutInterval> Cs) {
 }
 
 static bool cutContains(const CutInterval &C, const Version &V) {
-  Cut Before{0, V, false}, After{0, V, true};
+  Cut Before{0, &V, false}, After{0, &V, true};
   return compareCuts(C.Lower, Before) <= 0 && compareCuts(After, C.Upper) <= 0;
 }
 
@@ -195,6 +197,43 @@ VersionSet VersionSet::intersect(const VersionSet &O) const {
   return S;
 }
 
+bool VersionSet::isDisjoint(const VersionSet &O) const {
+  size_t I = 0, J = 0;
+  while (I < Intervals.size() && J < O.Intervals.size()) {
+    Cut ALo = lowerCut(Intervals[I].Lower), AHi = upperCut(Intervals[I].Upper);
+    Cut BLo = lowerCut(O.Intervals[J].Lower),
+        BHi = upperCut(O.Intervals[J].Upper);
+    const Cut &Lo = compareCuts(ALo, BLo) >= 0 ? ALo : BLo;
+    bool AEndsFirst = compareCuts(AHi, BHi) <= 0;
+    const Cut &Hi = AEndsFirst ? AHi : BHi;
+    if (compareCuts(Lo, Hi) < 0)
+      return false;
+    if (AEndsFirst)
+      ++I;
+    else
+      ++J;
+  }
+  return true;
+}
+
+bool VersionSet::isSubsetOf(const VersionSet &O) const {
+  // The intervals of a set are disjoint and do not touch, so each interval
+  // of this set must lie inside a single interval of O.
+  size_t J = 0;
+  for (const Interval &A : Intervals) {
+    Cut ALo = lowerCut(A.Lower), AHi = upperCut(A.Upper);
+    while (J < O.Intervals.size() &&
+           compareCuts(upperCut(O.Intervals[J].Upper), ALo) <= 0)
+      ++J;
+    if (J == O.Intervals.size())
+      return false;
+    if (compareCuts(lowerCut(O.Intervals[J].Lower), ALo) > 0 ||
+        compareCuts(AHi, upperCut(O.Intervals[J].Upper)) > 0)
+      return false;
+  }
+  return true;
+}
+
 VersionSet VersionSet::unionWith(const VersionSet &O) const {
   std::vector<CutInterval> A = toCuts(Intervals), B = toCuts(O.Intervals);
   A.insert(A.end(), B.begin(), B.end());
@@ -207,12 +246,12 @@ VersionSet VersionSet::complement() const {
   std::vector<CutInterval> Cs = toCuts(Intervals), Out;
   // Gaps between the intervals: each gap runs from the previous interval's
   // upper cut to the next interval's lower cut.
-  Cut Prev{-1, Version(), false};
+  Cut Prev{-1, nullptr, false};
   for (const CutInterval &C : Cs) {
     Out.push_back({Prev, C.Lower});
     Prev = C.Upper;
   }
-  Out.push_back({Prev, Cut{1, Version(), false}});
+  Out.push_back({Prev, Cut{1, nullptr, false}});
   VersionSet S;
   S.Intervals = fromCuts(std::move(Out));
   return S;
@@ -398,10 +437,10 @@ static std::optional<Version> reparse(const std::string &Text) {
 /// Text of an interval that one "==" clause describes, if any.
 static std::optional<std::string> eqForm(const CutInterval &C) {
   if (C.Lower.Inf != 0 || C.Upper.Inf != 0 || C.Lower.After ||
-      C.Lower.Value.isSentinel())
+      C.Lower.Value->isSentinel())
     return std::nullopt;
-  const Version &L = C.Lower.Value;
-  const Version &U = C.Upper.Value;
+  const Version &L = *C.Lower.Value;
+  const Version &U = *C.Upper.Value;
   if (C.Upper.After)
     return L == U ? std::optional<std::string>("==" + L.str()) : std::nullopt;
   if (L.local().empty() && L.afterAllLocals() == U)
@@ -420,7 +459,7 @@ static std::optional<std::string> eqForm(const CutInterval &C) {
 static std::string lowerText(const Cut &C) {
   if (C.Inf != 0)
     return "";
-  const Version &V = C.Value;
+  const Version &V = *C.Value;
   if (V.isSentinel())
     return ">" + V.sentinelBase().str();
   if (C.After)
@@ -453,7 +492,7 @@ static std::string lowerText(const Cut &C) {
 static std::string upperText(const Cut &C) {
   if (C.Inf != 0)
     return "";
-  const Version &V = C.Value;
+  const Version &V = *C.Value;
   if (V.isAfterAllPosts())
     return "<=" + V.sentinelBase().str() + ".post*";
   if (V.isSentinel())
@@ -546,8 +585,8 @@ static std::optional<Version> devZeroRelease(const Version &V) {
 static std::string displayLower(const Cut &C) {
   if (C.Inf != 0)
     return "";
-  if (!C.After && !C.Value.isSentinel())
-    if (auto R = devZeroRelease(C.Value))
+  if (!C.After && !C.Value->isSentinel())
+    if (auto R = devZeroRelease(*C.Value))
       return ">=" + R->str();
   std::string L = lowerText(C);
   // ">=W,!=W" (after W and its local variants) reads ">W".
@@ -560,7 +599,7 @@ static std::string displayLower(const Cut &C) {
 static std::string displayUpper(const Cut &C) {
   if (C.Inf != 0)
     return "";
-  const Version &V = C.Value;
+  const Version &V = *C.Value;
   if (V.isSentinel())
     return "<=" + V.sentinelBase().str();
   std::string U = upperText(C);

@@ -101,8 +101,10 @@ public:
   VersionSet minus(const VersionSet &O) const {
     return intersect(O.complement());
   }
-  bool isSubsetOf(const VersionSet &O) const { return minus(O).isEmpty(); }
-  bool isDisjoint(const VersionSet &O) const { return intersect(O).isEmpty(); }
+  /// Both walk the two interval lists once, without building a set (the
+  /// solver asks them for every term it looks at).
+  bool isSubsetOf(const VersionSet &O) const;
+  bool isDisjoint(const VersionSet &O) const;
 
   /// The single version if this set is exactly one version.
   std::optional<Version> singleton() const;

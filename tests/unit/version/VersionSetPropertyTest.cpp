@@ -252,6 +252,9 @@ TEST_F(VersionSetProperties, SubsetAndDisjointAgreeWithMembership) {
     bool Sub = A.isSubsetOf(B), Dis = A.isDisjoint(B);
     Subsets += Sub;
     Disjoint += Dis;
+    // isSubsetOf and isDisjoint walk the intervals without building sets:
+    // they must agree with the set-building definitions.
+    EXPECT_EQ(Sub, A.minus(B).isEmpty()) << A.str() << " <= " << B.str();
     EXPECT_EQ(Sub, A.intersect(B) == A);
     EXPECT_EQ(Sub, A.unionWith(B) == B);
     EXPECT_EQ(Dis, A.intersect(B).isEmpty());
