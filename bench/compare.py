@@ -16,7 +16,8 @@ machine, so nothing is probed), then runs
 each in its own child process, checks every solution against the registry
 (and against the only solution where the generator knows it is unique),
 and prints the times, the ratios to cudadeps and each child's peak RSS
-(wait4's rusage). libsolv and resolvelib are timed in-process around the
+(GNU time's %M of one more run; wait4's, floored at this Python's size,
+without /usr/bin/time). libsolv and resolvelib are timed in-process around the
 solve alone (building their pool/provider is reported as "load").
 A solver that is not installed is reported as missing, not skipped silently.
 """
@@ -188,6 +189,23 @@ def run_child(argv, timeout):
                 ru.ru_maxrss / 1024)
 
 
+def peak_rss(argv, timeout, env=None):
+    """Peak RSS in MiB of one run of argv, measured by GNU time (wait4 in
+    this process would report at least this Python's own size: a forked
+    child keeps its pre-exec high-water mark); None without /usr/bin/time."""
+    if not os.path.exists("/usr/bin/time"):
+        return None
+    with tempfile.NamedTemporaryFile(mode="r") as out:
+        try:
+            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", out.name] + argv,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            return None
+        text = out.read().strip().splitlines()
+        return int(text[-1]) / 1024 if text and text[-1].isdigit() else None
+
+
 def check(p, sol, expected):
     if sol is None:
         if p.satisfiable:
@@ -218,6 +236,9 @@ def run_cudadeps(exe, p, work, repeat, timeout):
         rss = max(rss, peak)
         if code not in (0, 1):
             return {"error": "exit %d" % code, "rss": rss}
+    exact = peak_rss(argv, timeout)
+    if exact is not None:
+        rss = exact
     doc = json.loads(out)
     if code == 0:
         sol = {}
@@ -249,6 +270,9 @@ def run_inproc(which, py, p, work, repeat, timeout):
             return {"error": last["error"], "rss": rss}
         solves.append(last["solve"])
         loads.append(last["load"])
+    exact = peak_rss(argv, timeout)
+    if exact is not None:
+        rss = exact
     return {"time": statistics.median(solves), "load": statistics.median(loads),
             "rss": rss, "solution": last["solution"]}
 

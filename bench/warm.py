@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Warm resolve and cold probe against the external commands they stand for.
+
+    bench/warm.py --cudadeps build/bin/cudadeps [--reps 30]
+
+Runs, interleaved in one loop so that machine load hits all of them alike:
+  nvcc      `nvcc --version` of the real toolkit (--nvcc, default
+            /usr/local/cuda/bin/nvcc): the yardstick of a pre-build hook
+  resolve   `cudadeps resolve examples/qwen35-training/cudadeps.toml`, warm
+            (the probe cache filled by one run before timing)
+  probe     `cudadeps probe --refresh` (cold: every probe runs again)
+and, for the cold probe, every external command the probe runs (found once
+with strace -f when strace is installed), each timed alone the same way.
+Prints medians, the ratios (goal: warm resolve <= 3x nvcc --version) and
+each command's peak RSS (GNU time). --toolkits DIR:DIR... puts more toolkits on
+PATH for a second probe measurement (several toolkits).
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import peak_rss, run_child  # noqa: E402
+
+
+def external_commands(argv, env):
+    """The argv of every program argv runs (strace -f -e execve)."""
+    with tempfile.NamedTemporaryFile(suffix=".strace") as log:
+        r = subprocess.run(["strace", "-f", "-qq", "-e", "trace=execve",
+                            "-e", "signal=none", "-o", log.name] + argv,
+                           env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        if r.returncode not in (0, 1):
+            return []
+        out = []
+        for line in open(log.name, errors="replace"):
+            m = re.search(r'execve\("([^"]+)", \[(.*?)\]', line)
+            if not m or "= 0" not in line.rsplit(")", 1)[-1]:
+                continue
+            args = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2))
+            if os.path.realpath(m.group(1)) == os.path.realpath(argv[0]):
+                continue
+            out.append([m.group(1)] + args[1:])
+        return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cudadeps", default="build/bin/cudadeps")
+    ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--project",
+                    default="examples/qwen35-training/cudadeps.toml")
+    ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--toolkits", default="",
+                    help="colon-separated bin/ dirs of more toolkits for a "
+                         "several-toolkit probe")
+    a = ap.parse_args()
+    exe = os.path.abspath(a.cudadeps)
+    env = dict(os.environ)
+    cache = tempfile.mkdtemp(prefix="cudadeps-warm-")
+    env["XDG_CACHE_HOME"] = cache  # a cache of its own, filled below
+    runs = {
+        "nvcc --version": [a.nvcc, "--version"],
+        "resolve (warm)": [exe, "resolve", a.project],
+        "probe --refresh": [exe, "probe", "--refresh"],
+    }
+    envs = {k: env for k in runs}
+    if a.toolkits:
+        many = dict(env)
+        many["PATH"] = a.toolkits + ":" + env.get("PATH", "")
+        runs["probe --refresh (+toolkits)"] = [exe, "probe", "--refresh"]
+        envs["probe --refresh (+toolkits)"] = many
+    subprocess.run(runs["resolve (warm)"], env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    externals = []
+    try:
+        externals = external_commands(runs["probe --refresh"], env)
+    except FileNotFoundError:
+        print("strace not installed: external commands not timed")
+    for cmd in externals:
+        runs["  ext: " + " ".join(cmd)[:60]] = cmd
+        envs["  ext: " + " ".join(cmd)[:60]] = env
+    times = {k: [] for k in runs}
+    rss = {k: 0.0 for k in runs}
+    # with the warm resolve after the probe --refresh that refilled the cache
+    order = list(runs)
+    for _ in range(a.reps):
+        for k in order:
+            code, secs, _, peak = run_child_env(runs[k], envs[k])
+            times[k].append(secs)
+            rss[k] = max(rss[k], peak)
+    for k in order:
+        exact = peak_rss(runs[k], 60, envs[k])
+        if exact is not None:
+            rss[k] = exact
+    base = statistics.median(times["nvcc --version"])
+    print("%-40s %10s %8s %10s" % ("command", "median", "x nvcc", "peak RSS"))
+    for k in order:
+        m = statistics.median(times[k])
+        print("%-40s %8.1f ms %7.2fx %7.1f MiB" % (k, m * 1000, m / base,
+                                                  rss[k]))
+    if externals:
+        slowest = max(statistics.median(times[k]) for k in order
+                      if k.startswith("  ext: "))
+        for k in order:
+            if k.startswith("probe"):
+                print("%s / slowest external command: %.2fx" % (
+                    k, statistics.median(times[k]) / slowest))
+    return 0
+
+
+def run_child_env(argv, env):
+    old = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        return run_child(argv, 60)
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
