@@ -131,8 +131,9 @@ const char *dateTimeHazard(llvm::StringRef V) {
   for (; End < V.size() && !isValueTerminator(V[End]); ++End)
     if (V[End] != '_')
       Token += V[End];
+  // (letters other than b, e, o, p, t, x and z do not change its class).
   if (Token.size() == 10 && Token[4] == '-' && Token[7] == '-' &&
-      llvm::all_of(Token, [](char C) { return llvm::isDigit(C) || C == '-'; }) &&
+      llvm::isDigit(Token[0]) &&
       End + 2 < V.size() && V[End] == ' ' && llvm::isDigit(V[End + 1]) &&
       isValueTerminator(V[End + 2]))
     return "invalid TOML: a date-time needs a time (HH:MM:SS) after the "
@@ -167,6 +168,9 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
   // The last character outside strings and comments (a value starts after
   // '=', and after '[' or ',' in an array).
   char Prev = '\n';
+  // Inside a value that is not a string, array or inline table: TOML++
+  // reads it up to the next whitespace, ',', ']', '}' or '#'.
+  bool InBareValue = false;
   size_t Start = Text.startswith("\xEF\xBB\xBF") ? 3 : 0; // a UTF-8 BOM
   auto Hazard = [](size_t At, const char *Message) {
     return std::make_optional(std::make_pair(At, Message));
@@ -180,6 +184,7 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
         St = State::Normal;
       if (St == State::Normal && Open.empty())
         Dots = 0, Prev = '\n';
+      InBareValue = false;
       continue;
     }
     switch (St) {
@@ -227,8 +232,10 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
     case State::Normal:
       break;
     }
-    if (C == ' ' || C == '\t' || C == '\r')
+    if (C == ' ' || C == '\t' || C == '\r') {
+      InBareValue = false;
       continue;
+    }
     bool First = AtLineStart;
     AtLineStart = false;
     if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f)
@@ -246,8 +253,13 @@ std::optional<std::pair<size_t, const char *>> HazardScanner::run() {
         return Hazard(I, Message);
     // A string starts a key or a value; TOML++ reads a quote elsewhere as
     // part of a bare value, past what this scanner would take as a string.
-    if ((C == '"' || C == '\'') && I > Start &&
-        !llvm::StringRef(" \t\r\n=[{,.").contains(Text[I - 1]))
+    bool Quote = C == '"' || C == '\'';
+    if (ValueStart && !Quote && C != '[' && C != '{')
+      InBareValue = true;
+    else if (llvm::StringRef(",]}#").contains(C))
+      InBareValue = false;
+    if (Quote && (InBareValue || (I > Start && !llvm::StringRef(" \t\r\n=[{,.")
+                                                    .contains(Text[I - 1]))))
       return Hazard(I, "invalid TOML: a quote inside a bare key or value");
     if (C == '#') {
       St = State::Comment;
