@@ -44,6 +44,13 @@ TEST(NvccParse, VersionOutputGivesTheFullVersion) {
   EXPECT_EQ(nvcc::parseVersionOutput("Cuda compilation tools, release 11.0\n"),
             "11.0");
   EXPECT_EQ(nvcc::parseVersionOutput("nvcc fatal : something\n"), std::nullopt);
+  // A number that does not fit in 64 bits is no version (found by fuzzing).
+  EXPECT_EQ(nvcc::parseVersionOutput(
+                "Cuda compilation tools, release 11.7333333333333333333333\n"),
+            std::nullopt);
+  EXPECT_EQ(nvcc::parseVersionOutput("Cuda compilation tools, release 12.8, "
+                                     "V12.8.99999999999999999999999\n"),
+            std::nullopt);
 }
 
 TEST(NvccParse, VersionJsonReadsCudaNvccNotTheSdkRelease) {
