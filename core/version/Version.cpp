@@ -306,6 +306,14 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
                    "'.devN' or a local label ('+cu128') after " +
                    quote(Done) + ", found " + quote(Rest));
   }
+  // The canonical text ("c" is written "rc0", "-1" ".post1") is held to the
+  // same limit, so whatever is written reads back.
+  if (size_t N = V.str().size(); N > MaxVersionLength)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "invalid version " + quote(Input) + ": its canonical form has " +
+            llvm::Twine(N) + " characters, at most " +
+            llvm::Twine(MaxVersionLength) + " are allowed");
   return V;
 }
 

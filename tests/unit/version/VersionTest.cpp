@@ -349,3 +349,14 @@ TEST(VersionParse, RandomGarbageNeverCrashes) {
 }
 
 } // namespace
+
+// A version whose canonical text outgrows the length limit ("c" becomes
+// "rc0") is refused, so every version written reads back (found by fuzzing).
+TEST(VersionLimits, CanonicalTextStaysWithinTheLimit) {
+  std::string Text = "4.1c+" + std::string(250, 'm');
+  ASSERT_LE(Text.size(), 256u);
+  auto V = cudadeps::Version::parse(Text);
+  ASSERT_FALSE(bool(V));
+  EXPECT_NE(llvm::toString(V.takeError()).find("canonical form"),
+            std::string::npos);
+}
