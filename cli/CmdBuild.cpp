@@ -580,15 +580,12 @@ std::optional<int> provisionToolkit(Session &S, Prepared &P) {
                                                C.Row->Cuda.str() + " in ") +
                  Done->Root);
   }
-  // Resolve again with the toolkit among the facts.
+  // The toolkit joins the facts; the resolution with it was made when it
+  // was chosen.
   SmallString<256> Root(Store);
   sys::path::append(Root, C.Row->Cuda.str());
   P.Machine.F.Nvccs.push_back(provisionedNvcc(*C.Row, Root, WS.KB));
-  Expected<Resolution> Again =
-      resolve(P.Request, Lookup, P.Machine.F, WS.KB);
-  if (!Again)
-    return reportError(Again.takeError(), Ctx, ExitUsage);
-  P.Result = std::move(*Again);
+  P.Result = std::move(C.After);
   return std::nullopt;
 }
 
