@@ -416,39 +416,146 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
   return Out;
 }
 
-/// The requirements of Name's releases, and of the manifest packages they
-/// name, on things that are neither manifests nor machine facts of their own
-/// (Python distributions such as triton and transformers), sorted.
-std::vector<std::string> distributionsOf(const std::string &Name,
-                                         const PackageLookup &Lookup) {
-  static const std::set<std::string> Machine = {
-      "nvcc",   "gcc",         "clang",  "torch",
-      "python", "torch.cuda",  "driver", "driver.cuda",
-      "compute_capability"};
-  std::set<std::string> Out, Seen;
-  std::vector<std::string> Work{Name};
-  while (!Work.empty()) {
-    std::string P = std::move(Work.back());
-    Work.pop_back();
-    const Package *Pkg = Seen.insert(P).second ? Lookup(P) : nullptr;
-    if (!Pkg)
-      continue;
+/// The requirements of a package's releases, and of the manifest packages
+/// they name, on things that are neither manifests nor machine facts of their
+/// own (Python distributions such as triton and transformers), sorted. One
+/// pass over the requirement graph serves every package asked about: its
+/// strongly connected components (Tarjan's algorithm, iterative) each get
+/// their closure once, from their members' own requirements and the closures
+/// of the components they reach, so a registry of thousands of packages
+/// costs one walk of its requirements, not one per package.
+class DistributionClosure {
+public:
+  explicit DistributionClosure(const PackageLookup &Lookup) : Lookup(Lookup) {}
+
+  std::vector<std::string> of(const std::string &Name) {
+    if (!Lookup(Name))
+      return {};
+    unsigned Id = intern(Name);
+    if (Nodes[Id].Component == Unset)
+      visit(Id);
+    return Closures[Nodes[Id].Component];
+  }
+
+private:
+  static constexpr unsigned Unset = ~0u;
+  struct Node {
+    std::string Name;
+    std::vector<unsigned> Edges;  // manifest packages it requires
+    std::set<std::string> Direct; // distributions it requires itself
+    unsigned Index = Unset, Low = Unset, Component = Unset;
+    bool OnStack = false;
+  };
+
+  unsigned intern(const std::string &Name) {
+    auto [It, Inserted] = Ids.emplace(Name, unsigned(Nodes.size()));
+    if (Inserted) {
+      Nodes.emplace_back();
+      Nodes.back().Name = Name;
+    }
+    return It->second;
+  }
+
+  /// Numbers V and lists what it requires (only manifest packages are
+  /// nodes: Lookup succeeded for each one interned).
+  void begin(unsigned V) {
+    Nodes[V].Index = Nodes[V].Low = Counter++;
+    Nodes[V].OnStack = true;
+    Stack.push_back(V);
+    const Package *Pkg = Lookup(Nodes[V].Name);
+    static const std::set<std::string> Machine = {
+        "nvcc",   "gcc",        "clang",  "torch",
+        "python", "torch.cuda", "driver", "driver.cuda",
+        "compute_capability"};
+    std::set<std::string> Keys;
     auto Note = [&](const RequirementMap &Reqs) {
-      for (const auto &[Key, Req] : Reqs) {
-        if (Lookup(Key))
-          Work.push_back(Key);
-        else if (!Machine.count(Key))
-          Out.insert(Key);
-      }
+      for (const auto &Entry : Reqs)
+        Keys.insert(Entry.first);
     };
+    if (!Pkg->Releases.empty())
+      Note(Pkg->Requires); // every release's, under its own overrides
     for (const Release &R : Pkg->Releases) {
-      Note(Pkg->requirementsFor(R));
-      for (const auto &[Extra, Reqs] : Pkg->extrasFor(R))
+      Note(R.Requires);
+      for (const auto &[Extra, Reqs] : R.Extras)
         Note(Reqs);
+      // A package-level extra is used by each release that does not
+      // replace it.
+      for (const auto &[Extra, Reqs] : Pkg->Extras)
+        if (!R.Extras.count(Extra))
+          Note(Reqs);
+    }
+    std::vector<unsigned> Edges;
+    std::set<std::string> Direct;
+    for (const std::string &Key : Keys) {
+      if (Lookup(Key))
+        Edges.push_back(intern(Key));
+      else if (!Machine.count(Key))
+        Direct.insert(Key);
+    }
+    Nodes[V].Edges = std::move(Edges);
+    Nodes[V].Direct = std::move(Direct);
+  }
+
+  void visit(unsigned Start) {
+    struct Frame {
+      unsigned V;
+      size_t Next;
+    };
+    std::vector<Frame> Calls{{Start, 0}};
+    begin(Start);
+    while (!Calls.empty()) {
+      unsigned V = Calls.back().V;
+      if (Calls.back().Next < Nodes[V].Edges.size()) {
+        unsigned W = Nodes[V].Edges[Calls.back().Next++];
+        if (Nodes[W].Index == Unset) {
+          begin(W);
+          Calls.push_back({W, 0});
+        } else if (Nodes[W].OnStack) {
+          Nodes[V].Low = std::min(Nodes[V].Low, Nodes[W].Index);
+        }
+        continue;
+      }
+      if (Nodes[V].Low == Nodes[V].Index)
+        finishComponent(V);
+      Calls.pop_back();
+      if (!Calls.empty()) {
+        unsigned Parent = Calls.back().V;
+        Nodes[Parent].Low = std::min(Nodes[Parent].Low, Nodes[V].Low);
+      }
     }
   }
-  return {Out.begin(), Out.end()};
-}
+
+  /// Pops the component rooted at V: every edge of its members leads into
+  /// it or into a component already finished.
+  void finishComponent(unsigned V) {
+    unsigned C = unsigned(Closures.size());
+    std::vector<unsigned> Members;
+    unsigned W;
+    do {
+      W = Stack.back();
+      Stack.pop_back();
+      Nodes[W].OnStack = false;
+      Nodes[W].Component = C;
+      Members.push_back(W);
+    } while (W != V);
+    std::set<std::string> Out;
+    for (unsigned M : Members) {
+      Out.insert(Nodes[M].Direct.begin(), Nodes[M].Direct.end());
+      for (unsigned E : Nodes[M].Edges)
+        if (Nodes[E].Component != C)
+          Out.insert(Closures[Nodes[E].Component].begin(),
+                     Closures[Nodes[E].Component].end());
+    }
+    Closures.emplace_back(Out.begin(), Out.end());
+  }
+
+  const PackageLookup &Lookup;
+  std::map<std::string, unsigned> Ids;
+  std::vector<Node> Nodes;
+  std::vector<unsigned> Stack;
+  std::vector<std::vector<std::string>> Closures;
+  unsigned Counter = 0;
+};
 
 /// One requirement of a chosen release.
 struct ChosenRequirement {
@@ -734,8 +841,9 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
   }
   for (PackageResolution &PR : Failed)
     Res.Packages.push_back(std::move(PR));
+  DistributionClosure Distributions(Lookup);
   for (PackageResolution &PR : Res.Packages)
-    PR.Distributions = distributionsOf(PR.Name, Lookup);
+    PR.Distributions = Distributions.of(PR.Name);
 
   // Requested packages first, in the project's order (where each is
   // written), then transitive ones by name.

@@ -320,6 +320,65 @@ TEST(ShippedPackages, FlaPullsFlaCoreOfTheSameVersion) {
   EXPECT_EQ(Core->How, Strategy::NoBuild);
 }
 
+// The distributions a package decides through (its own requirements and
+// those of the manifest packages it can require) are the same for every
+// member of a requirement cycle, and reach past it.
+TEST(ShippedPackages, DistributionsFollowRequirementCycles) {
+  Shipped S;
+  auto Add = [&](const char *Text, const char *Name) {
+    auto M = parseManifest(Text, Name);
+    ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+    S.Extra.push_back(std::move(*M));
+  };
+  Add(R"(schema = 1
+[package]
+name = "cyc-a"
+git = "https://example.com/cyc-a.git"
+build = "python"
+[requires]
+cyc-b = ">=1"
+[[release]]
+version = "1.0"
+)",
+      "cyc-a.toml");
+  Add(R"(schema = 1
+[package]
+name = "cyc-b"
+git = "https://example.com/cyc-b.git"
+build = "python"
+[[release]]
+version = "1.0"
+[release.requires]
+cyc-a = ">=1"
+triton = ">=3"
+[[release]]
+version = "0.9"
+[release.requires]
+cyc-c = ">=1"
+)",
+      "cyc-b.toml");
+  Add(R"(schema = 1
+[package]
+name = "cyc-c"
+git = "https://example.com/cyc-c.git"
+build = "python"
+[[release]]
+version = "1.0"
+[release.extras.hf]
+transformers = ">=5"
+torch = ">=2"
+)",
+      "cyc-c.toml");
+  Resolution R = S.resolveWith(facts("2.9.1+cu129", "12.9", {}),
+                               {{"cyc-a", ""}});
+  const PackageResolution *A = find(R, "cyc-a");
+  const PackageResolution *B = find(R, "cyc-b");
+  ASSERT_NE(A, nullptr);
+  ASSERT_NE(B, nullptr);
+  EXPECT_THAT(A->Distributions, ElementsAre("transformers", "triton"));
+  EXPECT_THAT(B->Distributions, ElementsAre("transformers", "triton"));
+}
+
 TEST(ShippedPackages, TransformersPinSelectsTheFlaRelease) {
   Shipped S;
   // fla 0.6.0 needs transformers >=5.6.2,<6; 5.2.0 gets 0.5.2.
