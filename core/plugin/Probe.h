@@ -10,6 +10,7 @@
 #define CUDADEPS_CORE_PLUGIN_PROBE_H
 
 #include "core/facts/Facts.h"
+#include "core/plugin/ProbeInputs.h"
 #include "core/support/Process.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -75,6 +76,12 @@ struct ProbeAnswer {
   std::vector<std::string> Inputs;
   /// Environment variables the answer depends on (their values join the key).
   std::vector<std::string> EnvInputs;
+  /// Searches of $PATH-like variables whose results the answer depends on:
+  /// the cache repeats them instead of comparing the variable's text.
+  std::vector<PathSearch> Searches;
+  /// Directories whose matching entries the answer depends on: the cache
+  /// compares those names, not the directory's modification time.
+  std::vector<DirListing> Listings;
 
   static ProbeAnswer notPresent(std::string Reason,
                                 std::vector<std::string> Searched = {}) {

@@ -22,7 +22,7 @@ using namespace llvm;
 namespace cudadeps {
 
 /// Bumped when the entry layout changes; other values are ignored.
-static constexpr int64_t EntryFormat = 1;
+static constexpr int64_t EntryFormat = 2;
 
 std::string ProbeCache::defaultDir(const Environment &Env) {
   SmallString<256> P;
@@ -96,6 +96,52 @@ static bool readStrings(const json::Object &O, StringRef Key,
   return true;
 }
 
+static json::Value searchToJson(const PathSearch &S) {
+  return json::Object{{"variable", S.Variable},
+                      {"name", S.Name},
+                      {"pattern", S.Pattern},
+                      {"found", strings(S.Found)}};
+}
+
+static std::optional<PathSearch> searchFromJson(const json::Value &V) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return std::nullopt;
+  auto Var = O->getString("variable");
+  auto Name = O->getString("name");
+  auto Pattern = O->getString("pattern");
+  PathSearch S;
+  if (!Var || !Name || !Pattern || !readStrings(*O, "found", S.Found))
+    return std::nullopt;
+  S.Variable = Var->str();
+  S.Name = Name->str();
+  S.Pattern = Pattern->str();
+  return S;
+}
+
+/// A listing with the directory's fingerprint: while that is unchanged the
+/// names are too, and the directory need not be read.
+static json::Value listingToJson(const DirListing &L) {
+  return json::Object{{"dir", L.Dir},
+                      {"pattern", L.Pattern},
+                      {"names", strings(L.Names)},
+                      {"fingerprint", ProbeCache::fingerprint(L.Dir)}};
+}
+
+static std::optional<DirListing> listingFromJson(const json::Value &V) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return std::nullopt;
+  auto Dir = O->getString("dir");
+  auto Pattern = O->getString("pattern");
+  DirListing L;
+  if (!Dir || !Pattern || !readStrings(*O, "names", L.Names))
+    return std::nullopt;
+  L.Dir = Dir->str();
+  L.Pattern = Pattern->str();
+  return L;
+}
+
 /// The parts of the entry that must match for it to be used.
 static json::Object keyOf(const Probe &P, const ProbeContext &Ctx) {
   return json::Object{{"format", EntryFormat},
@@ -148,8 +194,38 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
     if (fingerprint(*InputPath) != FP)
       return Miss((*InputPath + " changed").str().c_str());
   }
-
   ProbeAnswer A;
+  const json::Array *Searches = Entry->getArray("searches");
+  const json::Array *Listings = Entry->getArray("listings");
+  if (!Searches || !Listings)
+    return Miss("incomplete entry");
+  for (const json::Value &V : *Searches) {
+    std::optional<PathSearch> S = searchFromJson(V);
+    if (!S)
+      return Miss("bad search");
+    PathSearch Again = *S;
+    if (runPathSearch(Again, Ctx.Env) != S->Found)
+      return Miss(("what $" + S->Variable + " finds changed").c_str());
+    A.Searches.push_back(std::move(*S));
+  }
+  // A directory whose fingerprint changed is read again; the entry is
+  // rewritten with the new fingerprint when its names are the same.
+  bool Restore = false;
+  for (const json::Value &V : *Listings) {
+    std::optional<DirListing> L = listingFromJson(V);
+    const json::Value *FP =
+        V.getAsObject() ? V.getAsObject()->get("fingerprint") : nullptr;
+    if (!L || !FP)
+      return Miss("bad listing");
+    if (fingerprint(L->Dir) != *FP) {
+      DirListing Again = *L;
+      if (runDirListing(Again) != L->Names)
+        return Miss((L->Dir + " has other entries").c_str());
+      Restore = true;
+    }
+    A.Listings.push_back(std::move(*L));
+  }
+
   auto Kind = Ans->getString("kind");
   if (Kind == StringRef("found"))
     A.What = ProbeAnswer::Kind::Found;
@@ -175,13 +251,18 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
   }
   A.Found = std::move(*Found);
   spdlog::debug("probe cache: {} hit", P.name());
+  if (Restore)
+    if (Error E = store(P, Ctx, A))
+      spdlog::debug("probe cache: {}", toString(std::move(E)));
   return A;
 }
 
 Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
                         const ProbeAnswer &A) const {
   // A timeout is not a fact about the machine: the next run asks again.
-  if (Dir.empty() || A.Inputs.empty() || !A.TimedOut.empty())
+  if (Dir.empty() ||
+      (A.Inputs.empty() && A.Searches.empty() && A.Listings.empty()) ||
+      !A.TimedOut.empty())
     return Error::success();
   json::Object Entry = keyOf(P, Ctx);
   json::Object Env;
@@ -190,8 +271,15 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
   json::Array Inputs;
   for (const std::string &In : A.Inputs)
     Inputs.push_back(fingerprint(In));
+  json::Array Searches, Listings;
+  for (const PathSearch &S : A.Searches)
+    Searches.push_back(searchToJson(S));
+  for (const DirListing &L : A.Listings)
+    Listings.push_back(listingToJson(L));
   Entry["env"] = std::move(Env);
   Entry["inputs"] = std::move(Inputs);
+  Entry["searches"] = std::move(Searches);
+  Entry["listings"] = std::move(Listings);
   Entry["answer"] = json::Object{
       {"kind", A.What == ProbeAnswer::Kind::Found ? "found" : "not_present"},
       {"reason", A.NotPresentReason},

@@ -7,11 +7,18 @@
 //  - the value of each environment variable in its EnvInputs (unset is a
 //    value too);
 //  - a fingerprint of each of its Inputs: real path, type, size and
-//    modification time, or "missing" for a path that did not exist.
+//    modification time, or "missing" for a path that did not exist;
+//  - what each of its Searches found (the search is made again: a $PATH
+//    that differs only in directories without such a program is the same);
+//  - the names each of its Listings matched, with the directory's
+//    fingerprint (while that is unchanged the directory is not read; when
+//    it changed but the matching names did not, the entry stays valid and
+//    is rewritten with the new fingerprint).
 // An entry is used only when all of these are unchanged (like ccache's
-// mtime/size compiler check). Answers with no Inputs are never cached: there
-// would be nothing to tell when they are stale. Errors are never cached, nor
-// are answers in which something timed out.
+// mtime/size compiler check). Answers that depend on nothing the cache can
+// check are never cached: there would be nothing to tell when they are
+// stale. Errors are never cached, nor are answers in which something timed
+// out.
 //
 // Entries are written to a temporary file and renamed into place, so a
 // reader never sees half an entry; an entry that cannot be read or parsed is

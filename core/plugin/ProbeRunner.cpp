@@ -4,6 +4,8 @@
 
 #include "core/plugin/ProbeCache.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <spdlog/spdlog.h>
 
 #include <exception>
@@ -82,6 +84,14 @@ static void runOne(Probe &P, const ProbeContext &Ctx,
   R.Searched = std::move(Answer->Searched);
   R.Inputs = Answer->Inputs;
   R.EnvInputs = Answer->EnvInputs;
+  // A hook that re-runs when an input changes cannot repeat a search or a
+  // listing: it watches the variable and the directory.
+  for (const PathSearch &S : Answer->Searches)
+    if (!is_contained(R.EnvInputs, S.Variable))
+      R.EnvInputs.push_back(S.Variable);
+  for (const DirListing &L : Answer->Listings)
+    if (!is_contained(R.Inputs, L.Dir))
+      R.Inputs.push_back(L.Dir);
   if (R.What == ProbeReport::Status::Found)
     Out.Found = std::move(Answer->Found);
   Finish();

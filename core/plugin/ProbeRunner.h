@@ -36,8 +36,9 @@ struct ProbeReport {
   /// probe itself): its facts are missing from the result.
   std::vector<ProbeTimeout> TimedOut;
   std::vector<std::string> Searched;
-  /// What the answer depends on (ProbeAnswer::Inputs and EnvInputs): the
-  /// machine's fingerprint, for pre-build hooks that re-run on change.
+  /// What the answer depends on (ProbeAnswer::Inputs and EnvInputs, with
+  /// the directories of its Listings and the variables of its Searches):
+  /// the machine's fingerprint, for pre-build hooks that re-run on change.
   std::vector<std::string> Inputs;
   std::vector<std::string> EnvInputs;
   bool FromCache = false;

@@ -32,8 +32,12 @@ std::optional<std::string> clangVersionFromOutput(llvm::StringRef Out) {
   return std::nullopt;
 }
 
+/// g++, g++-13, clang++, clang++-18.1 (not x86_64-linux-gnu-g++).
+static constexpr const char *CompilerNamePattern =
+    "^(g\\+\\+|clang\\+\\+)(-[0-9]+(\\.[0-9]+)*)?$";
+
 bool isCompilerName(llvm::StringRef Name) {
-  return llvm::Regex("^(g\\+\\+|clang\\+\\+)(-[0-9]+(\\.[0-9]+)*)?$").match(Name);
+  return llvm::Regex(CompilerNamePattern).match(Name);
 }
 
 } // namespace compiler
@@ -49,10 +53,19 @@ struct Candidate {
   std::string ChosenBy; // "$NVCC_CCBIN", "$CUDAHOSTCXX", "$CXX" or empty
 };
 
+/// The first executable \p Name on $PATH, the search recorded in \p Answer.
+static std::string findOnPath(const ProbeContext &Ctx, llvm::StringRef Name,
+                              ProbeAnswer &Answer) {
+  std::vector<std::string> Found =
+      searchPath(Ctx.Env, "PATH", Name, Answer.Searches);
+  return Found.empty() ? std::string() : Found.front();
+}
 
 /// A program named by an environment variable: a path, or a name on PATH.
 /// "ccache g++ -m64" names g++.
-static std::string resolveProgram(llvm::StringRef Value, llvm::StringRef SearchPath) {
+static std::string resolveProgram(llvm::StringRef Value,
+                                  const ProbeContext &Ctx,
+                                  ProbeAnswer &Answer) {
   llvm::SmallVector<llvm::StringRef, 4> Words;
   Value.split(Words, ' ', -1, /*KeepEmpty=*/false);
   size_t I = 0;
@@ -65,7 +78,7 @@ static std::string resolveProgram(llvm::StringRef Value, llvm::StringRef SearchP
   llvm::StringRef Program = Words[I];
   if (Program.contains('/'))
     return isExecutableFile(Program) ? Program.str() : std::string();
-  return findInSearchPath(Program, SearchPath);
+  return findOnPath(Ctx, Program, Answer);
 }
 
 class CompilerProbe : public Probe {
@@ -148,8 +161,8 @@ std::optional<CompilerFacts> CompilerProbe::describe(const ProbeContext &Ctx,
 
 llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
   ProbeAnswer Answer;
-  Answer.EnvInputs = {"PATH", "CXX", "CUDAHOSTCXX", "NVCC_CCBIN"};
-  std::string SearchPath = Ctx.Env.get("PATH").value_or("");
+  // $PATH is not an input: the searches of it are (Answer.Searches).
+  Answer.EnvInputs = {"CXX", "CUDAHOSTCXX", "NVCC_CCBIN"};
   std::vector<Candidate> Candidates;
 
   // 1. What nvcc runs without -ccbin.
@@ -162,15 +175,15 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
         if (Default.empty() && isExecutableFile(joinPath(*CcBin, Name)))
           Default = joinPath(*CcBin, Name);
     } else {
-      Default = resolveProgram(*CcBin, SearchPath);
+      Default = resolveProgram(*CcBin, Ctx, Answer);
     }
     if (Default.empty())
       Answer.Warnings.push_back("$NVCC_CCBIN is " + *CcBin +
                                 " but no compiler is there");
   } else {
-    Default = findInSearchPath("g++", SearchPath);
+    Default = findOnPath(Ctx, "g++", Answer);
     if (Default.empty())
-      Default = findInSearchPath("c++", SearchPath);
+      Default = findOnPath(Ctx, "c++", Answer);
   }
   if (!Default.empty())
     Candidates.push_back({Default, "nvcc default", true,
@@ -184,7 +197,7 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
     if (!Value || Value->empty())
       continue;
     Answer.Searched.push_back(std::string("$") + Var + "=" + *Value);
-    std::string Path = resolveProgram(*Value, SearchPath);
+    std::string Path = resolveProgram(*Value, Ctx, Answer);
     if (Path.empty())
       Answer.Warnings.push_back(std::string("$") + Var + " is " + *Value +
                                 " but it cannot be found");
@@ -195,16 +208,10 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
 
   // 3. Every g++/clang++ on PATH.
   Answer.Searched.push_back("g++, g++-N, clang++, clang++-N on $PATH");
-  for (const std::string &Dir : splitSearchPath(SearchPath)) {
-    if (!isDirectory(Dir))
-      continue;
-    appendUnique(Answer.Inputs, Dir); // a compiler installed later changes it
-    for (const std::string &Name : listDirectory(Dir)) {
-      std::string Path = joinPath(Dir, Name);
-      if (compiler::isCompilerName(Name) && isExecutableFile(Path))
-        Candidates.push_back({Path, "$PATH"});
-    }
-  }
+  // A compiler installed later changes what this search finds.
+  for (std::string &Path : searchPathMatching(
+           Ctx.Env, "PATH", compiler::CompilerNamePattern, Answer.Searches))
+    Candidates.push_back({std::move(Path), "$PATH"});
 
   // The same compiler named twice keeps its first spelling and the
   // strongest explicit choice ($NVCC_CCBIN, $CUDAHOSTCXX, $CXX).

@@ -152,7 +152,9 @@ private:
   void readTorch(llvm::StringRef Site, ProbeAnswer &Answer) const;
   void readCxx11Abi(llvm::StringRef Site, TorchFacts &T,
                     ProbeAnswer &Answer) const;
-  void readDistributions(llvm::StringRef Site, ProbeAnswer &Answer) const;
+  void readDistributions(llvm::StringRef Site,
+                         const std::vector<std::string> &Names,
+                         ProbeAnswer &Answer) const;
   void readCudaRuntime(llvm::StringRef Site, ProbeAnswer &Answer) const;
 };
 
@@ -243,8 +245,9 @@ void CudaRuntimeProbe::readCxx11Abi(llvm::StringRef Site, TorchFacts &T,
 }
 
 void CudaRuntimeProbe::readDistributions(llvm::StringRef Site,
+                                         const std::vector<std::string> &Names,
                                          ProbeAnswer &Answer) const {
-  for (const std::string &Dir : listDirectory(Site)) {
+  for (const std::string &Dir : Names) {
     llvm::StringRef D(Dir);
     if (!D.endswith(".dist-info") && !D.endswith(".egg-info"))
       continue;
@@ -255,10 +258,13 @@ void CudaRuntimeProbe::readDistributions(llvm::StringRef Site,
     if (!Ver) {
       // The directory name is not name-version: ask the metadata.
       for (const char *Meta : {"METADATA", "PKG-INFO"})
-        if (std::optional<std::string> Text = readTextFile(joinPath(Path, Meta), 256 << 10))
+        if (std::optional<std::string> Text =
+                readTextFile(joinPath(Path, Meta), 256 << 10)) {
+          Answer.Inputs.push_back(joinPath(Path, Meta));
           if ((Dist = runtime::parseMetadata(*Text)) &&
               (Ver = parseQuietly(Dist->second)))
             break;
+        }
     }
     if (!Dist || !Ver) {
       spdlog::debug("cuda-runtime probe: cannot read {}", Path);
@@ -274,9 +280,10 @@ void CudaRuntimeProbe::readCudaRuntime(llvm::StringRef Site,
                                        ProbeAnswer &Answer) const {
   std::string Nvidia = joinPath(Site, "nvidia");
   llvm::Regex Soname("^libcudart\\.so\\.([0-9]+)(\\.[0-9]+)*$");
-  for (const std::string &Flavour : listDirectory(Nvidia)) {
+  for (const std::string &Flavour : listDirectoryMatching(Nvidia, "", Answer)) {
     std::string Lib = joinPath(Nvidia, Flavour, "lib");
-    for (const std::string &Name : listDirectory(Lib)) {
+    for (const std::string &Name :
+         listDirectoryMatching(Lib, "^libcudart\\.so\\.", Answer)) {
       llvm::SmallVector<llvm::StringRef, 3> M;
       unsigned Major = 0;
       if (!Soname.match(Name, &M) || M[1].getAsInteger(10, Major))
@@ -293,7 +300,9 @@ void CudaRuntimeProbe::readCudaRuntime(llvm::StringRef Site,
 
 llvm::Expected<ProbeAnswer> CudaRuntimeProbe::probe(const ProbeContext &Ctx) {
   ProbeAnswer Answer;
-  Answer.EnvInputs = {"VIRTUAL_ENV", "CONDA_PREFIX", "PATH"};
+  // $PATH is not an input: the search of it for python3 is; a pyenv shim
+  // picks its interpreter by $PYENV_VERSION.
+  Answer.EnvInputs = {"VIRTUAL_ENV", "CONDA_PREFIX", "PYENV_VERSION"};
   for (const char *Var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
     std::optional<std::string> V = Ctx.Env.get(Var);
     Answer.Searched.push_back(std::string("$") + Var +
@@ -301,13 +310,10 @@ llvm::Expected<ProbeAnswer> CudaRuntimeProbe::probe(const ProbeContext &Ctx) {
   }
   Answer.Searched.push_back("python3 on $PATH");
 
-  std::vector<PythonEnvironment> Envs = findPythonEnvironments(Ctx.Env);
-  if (Envs.empty()) {
-    ProbeAnswer None = ProbeAnswer::notPresent("no Python environment found",
-                                               std::move(Answer.Searched));
-    None.EnvInputs = std::move(Answer.EnvInputs);
-    return None;
-  }
+  std::vector<PythonEnvironment> Envs =
+      findPythonEnvironments(Ctx.Env, Answer.Searches);
+  if (Envs.empty())
+    return notPresentKeeping(std::move(Answer), "no Python environment found");
   PythonEnvironment &E = Envs.front();
   if ((E.SitePackages.empty() || !E.Version) && !E.Interpreter.empty())
     askInterpreter(Ctx, E, Answer);
@@ -328,10 +334,13 @@ llvm::Expected<ProbeAnswer> CudaRuntimeProbe::probe(const ProbeContext &Ctx) {
 
   for (const std::string &Site : E.SitePackages) {
     Answer.Searched.push_back(Site);
-    Answer.Inputs.push_back(Site); // installing a package changes it
+    // What the facts rest on: the distributions' names, torch and nvidia/
+    // (a __pycache__ or another file created there changes nothing).
+    std::vector<std::string> Names = listDirectoryMatching(
+        Site, "\\.(dist|egg)-info$|^(torch|nvidia)$", Answer);
     if (!Answer.Found.Torch)
       readTorch(Site, Answer);
-    readDistributions(Site, Answer);
+    readDistributions(Site, Names, Answer);
     readCudaRuntime(Site, Answer);
   }
 

@@ -151,7 +151,9 @@ static std::string prefixOfInterpreter(llvm::StringRef Interpreter) {
       .str();
 }
 
-std::vector<PythonEnvironment> findPythonEnvironments(const Environment &Env) {
+std::vector<PythonEnvironment>
+findPythonEnvironments(const Environment &Env,
+                       std::vector<PathSearch> &Searches) {
   std::vector<PythonEnvironment> Found;
   std::vector<std::string> RealPrefixes;
   auto Add = [&](PythonEnvironment E) {
@@ -173,9 +175,11 @@ std::vector<PythonEnvironment> findPythonEnvironments(const Environment &Env) {
                              interpreterIn(*Prefix)));
   }
 
-  std::string Python = findInSearchPath("python3", Env.get("PATH").value_or(""));
-  if (Python.empty())
+  std::vector<std::string> Pythons =
+      searchPath(Env, "PATH", "python3", Searches);
+  if (Pythons.empty())
     return Found;
+  const std::string &Python = Pythons.front();
   // A venv's bin/python3 is a symlink to the base interpreter: its prefix is
   // where the link is. Only when that has no layout, follow the link.
   PythonEnvironment AsFound =

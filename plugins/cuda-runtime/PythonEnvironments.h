@@ -13,6 +13,7 @@
 #ifndef CUDADEPS_PLUGINS_CUDA_RUNTIME_PYTHONENVIRONMENTS_H
 #define CUDADEPS_PLUGINS_CUDA_RUNTIME_PYTHONENVIRONMENTS_H
 
+#include "core/plugin/ProbeInputs.h"
 #include "core/support/Process.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -39,8 +40,11 @@ struct PythonEnvironment {
 
 /// The environments in priority order ($VIRTUAL_ENV, $CONDA_PREFIX, python3 on
 /// $PATH), de-duplicated by real prefix. An interpreter whose layout cannot be
-/// read (a pyenv shim) is still listed, with no site-packages.
-std::vector<PythonEnvironment> findPythonEnvironments(const Environment &Env);
+/// read (a pyenv shim) is still listed, with no site-packages. The search of
+/// $PATH for python3 is added to \p Searches (what a cached answer rests on).
+std::vector<PythonEnvironment>
+findPythonEnvironments(const Environment &Env,
+                       std::vector<PathSearch> &Searches);
 
 /// Reads \p Prefix as an environment (exposed for tests and for the
 /// interpreter fallback of the cuda-runtime probe).

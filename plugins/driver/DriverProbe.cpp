@@ -230,7 +230,9 @@ void DriverProbe::readKernelModule(const ProbeContext &Ctx, DriverFacts &Driver,
 
 void DriverProbe::askNvidiaSmi(const ProbeContext &Ctx, DriverFacts &Driver,
                                ProbeAnswer &Answer) const {
-  std::string Smi = findInSearchPath("nvidia-smi", Ctx.Env.get("PATH").value_or(""));
+  std::vector<std::string> Smis =
+      searchPath(Ctx.Env, "PATH", "nvidia-smi", Answer.Searches);
+  std::string Smi = Smis.empty() ? std::string() : Smis.front();
   Answer.Searched.push_back("nvidia-smi on $PATH");
   if (Smi.empty())
     return;
@@ -278,7 +280,8 @@ void DriverProbe::askNvidiaSmi(const ProbeContext &Ctx, DriverFacts &Driver,
 
 llvm::Expected<ProbeAnswer> DriverProbe::probe(const ProbeContext &Ctx) {
   ProbeAnswer Answer;
-  Answer.EnvInputs = {"CUDADEPS_LIBCUDA", "LD_LIBRARY_PATH", "PATH"};
+  // $PATH is not an input: the search for nvidia-smi is.
+  Answer.EnvInputs = {"CUDADEPS_LIBCUDA", "LD_LIBRARY_PATH"};
   DriverFacts Driver;
   askLibcuda(Ctx, Driver, Answer);
   readKernelModule(Ctx, Driver, Answer);

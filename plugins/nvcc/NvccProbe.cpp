@@ -176,12 +176,9 @@ std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
     Add(Nvcc, Name);
   }
 
+  // An nvcc installed on $PATH later changes what this search finds.
   Answer.Searched.push_back("$PATH");
-  for (const std::string &Dir :
-       splitSearchPath(Ctx.Env.get("PATH").value_or("")))
-    appendUnique(Answer.Inputs, joinPath(Dir, "nvcc"));
-  for (std::string &Nvcc :
-       findAllInSearchPath("nvcc", Ctx.Env.get("PATH").value_or("")))
+  for (std::string &Nvcc : searchPath(Ctx.Env, "PATH", "nvcc", Answer.Searches))
     Add(std::move(Nvcc), "$PATH");
 
   // /usr/local/cuda, /usr/local/cuda-X.Y (newest first), /opt/cuda*.
@@ -189,13 +186,10 @@ std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
                              {"/opt", "cuda"}}) {
     std::string Real = underRoot(Ctx.SysRoot, Dir);
     Answer.Searched.push_back(joinPath(Real, Prefix).append("*"));
-    if (!isDirectory(Real))
-      continue;
-    Answer.Inputs.push_back(Real);
-    std::vector<std::string> Names;
-    for (std::string &Name : listDirectory(Real))
-      if (llvm::StringRef(Name).startswith(Prefix))
-        Names.push_back(std::move(Name));
+    // Only the cuda* entries: other software installed there changes
+    // nothing (the directory's modification time would).
+    std::vector<std::string> Names =
+        listDirectoryMatching(Real, std::string("^") + Prefix, Answer);
     sortNewestFirst(Names, Prefix);
     // The unversioned "cuda" link is the system's default: it goes first.
     auto Plain = std::find(Names.begin(), Names.end(), Prefix);
@@ -218,18 +212,25 @@ std::vector<Candidate> NvccProbe::findCandidates(const ProbeContext &Ctx,
   }
 
   // NVIDIA's wheels: nvidia/cu13/bin/nvcc (CUDA 13+), nvidia/cuda_nvcc/bin/nvcc.
-  std::vector<PythonEnvironment> Envs = findPythonEnvironments(Ctx.Env);
+  std::vector<PythonEnvironment> Envs =
+      findPythonEnvironments(Ctx.Env, Answer.Searches);
   bool AnySite = false;
-  llvm::Regex Flavour("^(cu[0-9]+|cuda_nvcc)$");
   for (const PythonEnvironment &E : Envs) {
+    for (const std::string &In : E.Inputs) // pyvenv.cfg
+      appendUnique(Answer.Inputs, In);
     for (const std::string &Site : E.SitePackages) {
       AnySite = true;
       Answer.Searched.push_back("pip nvidia-cuda-nvcc in " + Site);
+      // Only nvidia/ and its toolkit flavours: the other packages
+      // installed there change nothing.
+      listDirectoryMatching(Site, "^nvidia$", Answer);
       std::string Nvidia = joinPath(Site, "nvidia");
-      appendUnique(Answer.Inputs, isDirectory(Nvidia) ? Nvidia : Site);
-      for (const std::string &Name : listDirectory(Nvidia))
-        if (Flavour.match(Name))
-          Add(joinPath(Nvidia, Name, "bin", "nvcc"), "pip (" + E.FoundVia + ")");
+      for (const std::string &Name :
+           listDirectoryMatching(Nvidia, "^(cu[0-9]+|cuda_nvcc)$", Answer)) {
+        std::string Nvcc = joinPath(Nvidia, Name, "bin", "nvcc");
+        appendUnique(Answer.Inputs, Nvcc);
+        Add(std::move(Nvcc), "pip (" + E.FoundVia + ")");
+      }
     }
   }
   if (!AnySite)
@@ -359,7 +360,8 @@ std::optional<NvccFacts> NvccProbe::describe(const ProbeContext &Ctx,
 
 llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
   ProbeAnswer Answer;
-  Answer.EnvInputs = {"CUDA_HOME",   "CUDA_PATH",     "PATH", "CONDA_PREFIX",
+  // $PATH is not an input: the searches of it are (Answer.Searches).
+  Answer.EnvInputs = {"CUDA_HOME",   "CUDA_PATH",     "CONDA_PREFIX",
                       "VIRTUAL_ENV", "XDG_DATA_HOME", "HOME"};
   std::vector<Candidate> Candidates = findCandidates(Ctx, Answer);
 

@@ -84,14 +84,41 @@ std::vector<std::string> splitSearchPath(llvm::StringRef List) {
 
 std::vector<std::string> findAllInSearchPath(llvm::StringRef Name,
                                              llvm::StringRef SearchPath) {
-  std::vector<std::string> Found;
-  for (const std::string &Dir : splitSearchPath(SearchPath)) {
-    llvm::SmallString<256> Candidate(Dir);
-    llvm::sys::path::append(Candidate, Name);
-    if (isExecutableFile(Candidate))
-      appendUnique(Found, std::string(Candidate.str()));
-  }
-  return Found;
+  PathSearch S{"PATH", Name.str(), "", {}};
+  return runPathSearch(S, MapEnvironment({{"PATH", SearchPath.str()}}));
+}
+
+std::vector<std::string> searchPath(const Environment &Env,
+                                    llvm::StringRef Variable,
+                                    llvm::StringRef Name,
+                                    std::vector<PathSearch> &Searches) {
+  PathSearch S{Variable.str(), Name.str(), "", {}};
+  runPathSearch(S, Env);
+  if (std::find(Searches.begin(), Searches.end(), S) == Searches.end())
+    Searches.push_back(S);
+  return S.Found;
+}
+
+std::vector<std::string> searchPathMatching(const Environment &Env,
+                                            llvm::StringRef Variable,
+                                            llvm::StringRef Pattern,
+                                            std::vector<PathSearch> &Searches) {
+  PathSearch S{Variable.str(), "", Pattern.str(), {}};
+  runPathSearch(S, Env);
+  if (std::find(Searches.begin(), Searches.end(), S) == Searches.end())
+    Searches.push_back(S);
+  return S.Found;
+}
+
+std::vector<std::string> listDirectoryMatching(llvm::StringRef Dir,
+                                               llvm::StringRef Pattern,
+                                               ProbeAnswer &Answer) {
+  DirListing L{Dir.str(), Pattern.str(), {}};
+  runDirListing(L);
+  if (std::find(Answer.Listings.begin(), Answer.Listings.end(), L) ==
+      Answer.Listings.end())
+    Answer.Listings.push_back(L);
+  return L.Names;
 }
 
 std::string findInSearchPath(llvm::StringRef Name, llvm::StringRef SearchPath) {
@@ -153,6 +180,8 @@ ProbeAnswer notPresentKeeping(ProbeAnswer &&Answer, std::string Reason) {
   None.TimedOut = std::move(Answer.TimedOut);
   None.Inputs = std::move(Answer.Inputs);
   None.EnvInputs = std::move(Answer.EnvInputs);
+  None.Searches = std::move(Answer.Searches);
+  None.Listings = std::move(Answer.Listings);
   return None;
 }
 

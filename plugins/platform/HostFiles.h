@@ -55,6 +55,28 @@ std::vector<std::string> findAllInSearchPath(llvm::StringRef Name,
 /// The first of them, "" when there is none.
 std::string findInSearchPath(llvm::StringRef Name, llvm::StringRef SearchPath);
 
+/// Every executable \p Name in the directories of $\p Variable, as
+/// findAllInSearchPath, with the search added to \p Searches: a cached
+/// answer is checked by searching again, so a directory added to $PATH
+/// that holds no \p Name leaves it valid.
+std::vector<std::string> searchPath(const Environment &Env,
+                                    llvm::StringRef Variable,
+                                    llvm::StringRef Name,
+                                    std::vector<PathSearch> &Searches);
+/// The same for every executable whose name matches \p Pattern (an
+/// extended regular expression), sorted by name within a directory.
+std::vector<std::string> searchPathMatching(const Environment &Env,
+                                            llvm::StringRef Variable,
+                                            llvm::StringRef Pattern,
+                                            std::vector<PathSearch> &Searches);
+
+/// The names in \p Dir that match \p Pattern ("" = every name), sorted,
+/// added to Answer.Listings: the answer depends on those names only, not on
+/// other files created in \p Dir.
+std::vector<std::string> listDirectoryMatching(llvm::StringRef Dir,
+                                               llvm::StringRef Pattern,
+                                               ProbeAnswer &Answer);
+
 /// "1s", "1.5s", "10s": how timeouts are written in warnings.
 std::string formatSeconds(std::chrono::milliseconds Duration);
 

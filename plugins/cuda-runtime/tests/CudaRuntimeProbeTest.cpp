@@ -4,6 +4,8 @@
 #include "plugins/cuda-runtime/PythonEnvironments.h"
 
 #include "core/plugin/MachineFacts.h"
+#include "core/plugin/ProbeCache.h"
+#include "core/plugin/ProbeRunner.h"
 #include "tests/support/FakeToolkit.h"
 #include "tests/support/SharedObjects.h"
 #include "tests/support/TorchLayout.h"
@@ -13,11 +15,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 using namespace cudadeps;
 using namespace cudadeps::test;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -102,6 +108,7 @@ TEST(CudaRuntimeProbe, VenvWithTorchWheelsAndCudaRuntime) {
   distInfo(Site, "odd.dist-info", "Causal_Conv1d", "1.5.0.post8");
   writeFile(Site + "/nvidia/cuda_runtime/lib/libcudart.so.12", "");
   writeFile(Site + "/nvidia/cu13/lib/libcudart.so.13", "");
+  writeFile(Site + "/distutils-precedence.pth", "");
 
   RuntimeRun R;
   R.Env.set("VIRTUAL_ENV", Venv);
@@ -139,7 +146,69 @@ TEST(CudaRuntimeProbe, VenvWithTorchWheelsAndCudaRuntime) {
             Source::probed("cuda-runtime", Site + "/nvidia/cu13/lib/libcudart.so.13"));
   EXPECT_THAT(A.Inputs, Contains(Site + "/torch/version.py"));
   EXPECT_THAT(A.Inputs, Contains(Site + "/torch/share/cmake/Torch/TorchConfig.cmake"));
-  EXPECT_THAT(A.Inputs, Contains(Site));
+  // site-packages' distributions, torch and nvidia/, not its modification
+  // time.
+  EXPECT_THAT(A.Inputs, Not(Contains(Site)));
+  auto Listing =
+      std::find_if(A.Listings.begin(), A.Listings.end(),
+                   [&](const DirListing &L) { return L.Dir == Site; });
+  ASSERT_NE(Listing, A.Listings.end());
+  EXPECT_THAT(Listing->Names, Contains("torch"));
+  EXPECT_THAT(Listing->Names, Contains("nvidia"));
+  EXPECT_THAT(Listing->Names, Not(Contains("distutils-precedence.pth")));
+}
+
+// What another tool does to a machine without changing a fact: Python
+// writes a __pycache__ into site-packages, a wrapper (perf, pyenv) puts a
+// directory in front of $PATH. The cached answer stays; a distribution
+// installed there replaces it.
+TEST(CudaRuntimeProbe,
+     CachedAnswerOutlivesUnrelatedChangesNotANewDistribution) {
+  TempDir T, Cache;
+  ASSERT_TRUE(T.ok() && Cache.ok());
+  std::string Venv = T.sub("venv");
+  writeFile(Venv + "/pyvenv.cfg", "version = 3.12.3\n");
+  writeFile(Venv + "/bin/python3", "#!/bin/sh\nexit 3\n", true); // never run
+  std::string Site = Venv + "/lib/python3.12/site-packages";
+  distInfo(Site, "triton-3.6.0.dist-info", "triton", "3.6.0");
+  MapEnvironment Env;
+  Env.set("VIRTUAL_ENV", Venv);
+  Env.set("PATH", Venv + "/bin:/usr/bin");
+  RealProcessRunner Runner;
+  ProbeContext Ctx{Env, Runner};
+  ProbeCache C(Cache.path());
+  ProbeRunOptions O;
+  O.Cache = &C;
+  std::unique_ptr<Probe> P = createCudaRuntimeProbe();
+  auto Run = [&] { return runProbes({P.get()}, Ctx, O); };
+  auto SetTime = [&](time_t Seconds) {
+    struct timespec Times[2] = {{Seconds, 0}, {Seconds, 0}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, Site.c_str(), Times, 0), 0);
+  };
+
+  ProbeRun First = Run();
+  ASSERT_EQ(First.Reports[0].What, ProbeReport::Status::Found);
+  EXPECT_FALSE(First.Reports[0].FromCache);
+
+  writeFile(Site + "/__pycache__/six.cpython-312.pyc", "");
+  writeFile(Site + "/distutils-precedence.pth", "");
+  SetTime(1000000);
+  std::string Wrapper = T.sub("perf-core");
+  ASSERT_TRUE(makeDirs(Wrapper));
+  Env.set("PATH", Wrapper + ":" + Venv + "/bin:/usr/bin");
+  ProbeRun Second = Run();
+  EXPECT_TRUE(Second.Reports[0].FromCache);
+  EXPECT_EQ(Second.Merged, First.Merged);
+
+  distInfo(Site, "newpkg-1.0.dist-info", "newpkg", "1.0");
+  SetTime(2000000);
+  ProbeRun Third = Run();
+  EXPECT_FALSE(Third.Reports[0].FromCache);
+  EXPECT_EQ(Third.Merged.Packages.count("newpkg"), 1u);
+
+  // Another python3 in front on $PATH is another environment.
+  writeFile(Wrapper + "/python3", "#!/bin/sh\nexit 3\n", true);
+  EXPECT_FALSE(Run().Reports[0].FromCache);
 }
 
 TEST(CudaRuntimeProbe, CondaCpuTorchWithTheOldAbi) {
@@ -223,7 +292,9 @@ TEST(PythonEnvironments, VenvBeforeCondaBeforePathAndDeduplicated) {
   MapEnvironment Env;
   Env.set("VIRTUAL_ENV", Venv);
   Env.set("PATH", Venv + "/bin"); // an activated venv: the same environment
-  std::vector<probes::PythonEnvironment> Envs = probes::findPythonEnvironments(Env);
+  std::vector<PathSearch> Searches;
+  std::vector<probes::PythonEnvironment> Envs =
+      probes::findPythonEnvironments(Env, Searches);
   ASSERT_EQ(Envs.size(), 1u);
   EXPECT_EQ(Envs[0].FoundVia, "$VIRTUAL_ENV");
   EXPECT_EQ(Envs[0].Version, "3.13.1");

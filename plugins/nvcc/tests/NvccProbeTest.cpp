@@ -16,6 +16,7 @@ using namespace cudadeps::test;
 using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -120,9 +121,14 @@ TEST(NvccProbe, FindsTwoToolkitsViaCudaHomePathAndSysRootAndDeduplicates) {
   EXPECT_TRUE(A.Warnings.empty()) << joined(A.Warnings);
   EXPECT_THAT(A.Inputs, Contains(Tk124 + "/bin/nvcc"));
   EXPECT_THAT(A.Inputs, Contains(Tk124 + "/include/crt/host_config.h"));
-  EXPECT_THAT(A.Inputs, Contains(SysRoot + "/usr/local"));
+  // /usr/local's cuda* entries, not its modification time; what $PATH
+  // finds, not its text.
+  EXPECT_THAT(A.Listings, Contains(testing::Field(&DirListing::Dir,
+                                                  SysRoot + "/usr/local")));
   EXPECT_THAT(A.EnvInputs, Contains("CUDA_HOME"));
-  EXPECT_THAT(A.EnvInputs, Contains("PATH"));
+  EXPECT_THAT(A.EnvInputs, Not(Contains("PATH")));
+  EXPECT_THAT(A.Searches,
+              Contains(PathSearch{"PATH", "nvcc", "", {Tk128 + "/bin/nvcc"}}));
 }
 
 TEST(NvccProbe, AWrapperScriptIsTheToolkitItRuns) {
@@ -278,7 +284,10 @@ TEST(NvccProbe, FindsCondaAndPipWheelToolkits) {
   EXPECT_EQ(A.Found.Nvccs[1].MaxGcc, 15u);
   EXPECT_EQ(A.Found.Nvccs[1].MaxClang, 20u);
   EXPECT_THAT(A.Searched, Contains("pip nvidia-cuda-nvcc in " + Site));
-  EXPECT_THAT(A.Inputs, Contains(Site + "/nvidia"));
+  // nvidia/'s toolkit flavours, not its modification time.
+  EXPECT_THAT(A.Listings,
+              Contains(DirListing{
+                  Site + "/nvidia", "^(cu[0-9]+|cuda_nvcc)$", {"cu13"}}));
 }
 
 // --- the real machine --------------------------------------------------------

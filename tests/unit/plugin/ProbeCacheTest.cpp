@@ -7,7 +7,11 @@
 
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -213,6 +217,92 @@ TEST_F(ProbeCacheTest, NoTempFilesAreLeftBehind) {
     EXPECT_THAT(It->path(), ::testing::EndsWith(".json"));
   }
   EXPECT_EQ(Files, 1);
+}
+
+/// Sets \p Path's modification time (a directory too): a change made in
+/// the same clock tick as the store would otherwise keep the old time.
+static void setModificationTime(const std::string &Path, time_t Seconds) {
+  struct timespec Times[2] = {{Seconds, 0}, {Seconds, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, Path.c_str(), Times, 0), 0) << Path;
+}
+
+static void makeExecutable(const std::string &Path) {
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(
+      Path, llvm::sys::fs::all_exe | llvm::sys::fs::owner_all));
+}
+
+TEST_F(ProbeCacheTest, PathSearchIsRepeatedInsteadOfComparingTheVariable) {
+  makeExecutable(Dir.write("bin/tool", "#!/bin/sh\n"));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir.path("empty")));
+  Env.set("PATH", Dir.path("bin"));
+  FakeProbe P(
+      "finder", [&](const ProbeContext &C) -> llvm::Expected<ProbeAnswer> {
+        ProbeAnswer A;
+        A.What = ProbeAnswer::Kind::NotPresent;
+        for (PathSearch S : {PathSearch{"PATH", "tool", "", {}},
+                             PathSearch{"PATH", "", "^tool-[0-9]+$", {}}}) {
+          runPathSearch(S, C.Env);
+          A.Searches.push_back(std::move(S));
+        }
+        return A;
+      });
+  run(P);
+  // A wrapper put a directory without the tool in front: the same answer.
+  Env.set("PATH", Dir.path("empty") + ":" + Dir.path("bin") +
+                      "::" + Dir.path("missing"));
+  ProbeRun R = run(P);
+  EXPECT_EQ(P.Calls, 1);
+  EXPECT_TRUE(R.Reports[0].FromCache);
+  // A hook that cannot repeat the search watches the variable.
+  EXPECT_THAT(R.Reports[0].EnvInputs, ::testing::Contains("PATH"));
+  // The directory in front now holds one: a different answer.
+  makeExecutable(Dir.write("empty/tool", "#!/bin/sh\n"));
+  run(P);
+  EXPECT_EQ(P.Calls, 2);
+  // A file the pattern matches, but not executable: not found.
+  Dir.write("bin/tool-2", "");
+  run(P);
+  EXPECT_EQ(P.Calls, 2);
+  makeExecutable(Dir.path("bin/tool-2"));
+  run(P);
+  EXPECT_EQ(P.Calls, 3);
+}
+
+TEST_F(ProbeCacheTest, ListingIgnoresOtherEntriesButNotNewMatches) {
+  std::string Site = Dir.path("site");
+  Dir.write("site/a-1.0.dist-info/METADATA", "");
+  FakeProbe P("lister",
+              [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+                ProbeAnswer A;
+                A.What = ProbeAnswer::Kind::NotPresent;
+                DirListing L{Site, "\\.dist-info$", {}};
+                runDirListing(L);
+                A.Listings.push_back(std::move(L));
+                return A;
+              });
+  run(P);
+  setModificationTime(Site, 1000000);
+  run(P); // the first run's fingerprint is older: read again, same names
+  EXPECT_EQ(P.Calls, 1);
+
+  Dir.write("site/__pycache__/x.pyc", "");
+  Dir.write("site/distutils-precedence.pth", "");
+  setModificationTime(Site, 2000000);
+  ProbeRun R = run(P);
+  EXPECT_EQ(P.Calls, 1);
+  EXPECT_TRUE(R.Reports[0].FromCache);
+  EXPECT_THAT(R.Reports[0].Inputs, ::testing::Contains(Site));
+  // The entry was rewritten with the directory's new fingerprint.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Entry =
+      llvm::MemoryBuffer::getFile(Cache.entryPath("lister"));
+  ASSERT_TRUE(Entry);
+  EXPECT_THAT((*Entry)->getBuffer().str(),
+              ::testing::HasSubstr("\"mtime_ns\": 2000000000000000"));
+
+  Dir.write("site/b-2.0.dist-info/METADATA", "");
+  setModificationTime(Site, 3000000);
+  run(P);
+  EXPECT_EQ(P.Calls, 2);
 }
 
 TEST(ProbeCacheDir, XdgCacheHomeThenHome) {

@@ -1,0 +1,86 @@
+//===- ProbeInputs.cpp - searches and listings a probe's answer depends on ===//
+
+#include "core/plugin/ProbeInputs.h"
+
+#include "core/support/Process.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace cudadeps {
+
+static bool isExecutableFile(const Twine &Path) {
+  return sys::fs::is_regular_file(Path) && sys::fs::can_execute(Path);
+}
+
+/// The sorted names in \p Dir that \p Pattern matches (every name when it
+/// is null); empty when \p Dir cannot be read.
+static std::vector<std::string> matchingNames(StringRef Dir,
+                                              const Regex *Pattern) {
+  std::vector<std::string> Names;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+       It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (!Pattern || Pattern->match(Name))
+      Names.push_back(Name.str());
+  }
+  std::sort(Names.begin(), Names.end());
+  return Names;
+}
+
+static void addOnce(std::vector<std::string> &List, std::string Item) {
+  if (std::find(List.begin(), List.end(), Item) == List.end())
+    List.push_back(std::move(Item));
+}
+
+const std::vector<std::string> &runPathSearch(PathSearch &S,
+                                              const Environment &Env) {
+  S.Found.clear();
+  std::optional<Regex> Pattern;
+  if (S.Name.empty()) {
+    Pattern.emplace(S.Pattern);
+    if (!Pattern->isValid())
+      return S.Found;
+  }
+  std::string Value = Env.get(S.Variable).value_or("");
+  SmallVector<StringRef, 16> Dirs;
+  StringRef(Value).split(Dirs, ':', -1, /*KeepEmpty=*/false);
+  for (StringRef Dir : Dirs) {
+    if (!S.Name.empty()) {
+      SmallString<256> Candidate(Dir);
+      sys::path::append(Candidate, S.Name);
+      if (isExecutableFile(Candidate))
+        addOnce(S.Found, std::string(Candidate));
+      continue;
+    }
+    for (const std::string &Name : matchingNames(Dir, &*Pattern)) {
+      SmallString<256> Candidate(Dir);
+      sys::path::append(Candidate, Name);
+      if (isExecutableFile(Candidate))
+        addOnce(S.Found, std::string(Candidate));
+    }
+  }
+  return S.Found;
+}
+
+const std::vector<std::string> &runDirListing(DirListing &L) {
+  L.Names.clear();
+  if (L.Pattern.empty()) {
+    L.Names = matchingNames(L.Dir, nullptr);
+    return L.Names;
+  }
+  Regex Pattern(L.Pattern);
+  if (Pattern.isValid())
+    L.Names = matchingNames(L.Dir, &Pattern);
+  return L.Names;
+}
+
+} // namespace cudadeps
