@@ -3,13 +3,17 @@
 // An ordered list of assignments: decisions (a package pinned to a version,
 // each opening a new decision level) and derivations (terms implied by an
 // incompatibility and earlier assignments). Packages are the solver's
-// interned ids (0, 1, 2, ...), so every per-package lookup is an index. For
-// each package it keeps the intersection of its assignments (so the relation
-// between the solution and a term is one set operation), its own assignments
-// in order (so finding a satisfier scans only those) and a generation that
-// changes whenever that intersection does (so callers can cache what they
-// compute from it). Backtracking drops every assignment above a decision
-// level and recomputes only the packages it touched.
+// interned ids (0, 1, 2, ...), so every per-package lookup is an index. Each
+// assignment keeps the intersection of its package's assignments up to and
+// including it, so what the solution knows of a package is its last
+// assignment's (the relation between the solution and a term is one set
+// operation), the satisfier of a term is found by binary search over the
+// package's own assignments (those intersections only narrow) without
+// building any set, and backtracking only drops assignments: the ones left
+// still hold their intersections. Each package carries a generation, a
+// stamp that is new whenever what is known of it changes and unique over the
+// life of the solution and of those that continue it (resume()), so callers
+// can cache what they compute from it; 0 means no assignment ever.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_PARTIALSOLUTION_H
@@ -41,20 +45,28 @@ public:
     unsigned Index;
     /// The incompatibility it was derived from; empty for a decision.
     std::optional<IncompId> Cause;
+    /// The intersection of T and the package's earlier assignments.
+    TermT Accumulated;
     bool isDecision() const { return !Cause.has_value(); }
   };
 
   struct PackageState {
-    /// The intersection of the package's assignments; empty when none.
-    std::optional<TermT> Known;
     std::optional<V> Decision;
     /// Indices of the package's assignments, in order.
     std::vector<unsigned> Own;
-    /// Changes whenever Known does.
+    /// A new stamp whenever known() changes; 0 before any assignment.
     uint64_t Generation = 0;
     bool InOrder = false;
     bool Touched = false;
   };
+
+  /// An empty solution whose generations continue after Previous's, so that
+  /// what callers cached from Previous's stamps is never taken for its own.
+  static PartialSolution resume(const PartialSolution &Previous) {
+    PartialSolution S;
+    S.Clock = Previous.Clock;
+    return S;
+  }
 
   /// Makes room for packages 0..N-1.
   void ensure(size_t N) {
@@ -67,6 +79,12 @@ public:
 
   const std::vector<Assignment> &assignments() const { return Assignments; }
   const PackageState &state(PackageId P) const { return States[P]; }
+  /// The intersection of the package's assignments; null when none.
+  const TermT *known(PackageId P) const {
+    if (P >= States.size() || States[P].Own.empty())
+      return nullptr;
+    return &Assignments[States[P].Own.back()].Accumulated;
+  }
   bool decided(PackageId P) const {
     return P < States.size() && States[P].Decision.has_value();
   }
@@ -88,15 +106,12 @@ public:
     ensure(Package + 1);
     States[Package].Decision = Version;
     ++DecisionCount;
-    assign(Assignment{Package, TermT::positive(VS::exactly(Version)),
-                      decisionLevel(), unsigned(Assignments.size()),
-                      std::nullopt});
+    assign(Package, TermT::positive(VS::exactly(Version)), std::nullopt);
   }
 
   void derive(PackageId Package, TermT T, IncompId Cause) {
     ensure(Package + 1);
-    assign(Assignment{Package, std::move(T), decisionLevel(),
-                      unsigned(Assignments.size()), Cause});
+    assign(Package, std::move(T), Cause);
   }
 
   /// Removes every assignment made above decision level Level.
@@ -124,21 +139,20 @@ public:
                                          return States[P].Touched;
                                        }),
                         PositiveOrder.end());
-    // Replay each touched package's remaining assignments; they re-enter
-    // the order where they become positive again, as a replay of the whole
-    // list would put them.
+    // Each touched package re-enters the order where its remaining
+    // assignments first made it positive, as a replay of the whole list
+    // would put it.
     std::vector<std::pair<unsigned, PackageId>> Reenter;
     for (PackageId P : Touched) {
       PackageState &S = States[P];
       S.Touched = false;
-      S.Known.reset();
       S.InOrder = false;
-      ++S.Generation;
+      S.Generation = ++Clock;
       for (unsigned Index : S.Own) {
-        combine(S, Assignments[Index].T);
-        if (!S.InOrder && S.Known->isPositive()) {
+        if (Assignments[Index].Accumulated.isPositive()) {
           S.InOrder = true;
           Reenter.emplace_back(Index, P);
+          break;
         }
       }
     }
@@ -149,9 +163,10 @@ public:
 
   /// The relation between what the solution knows about T's package and T.
   SetRelation relation(PackageId Package, const TermT &T) const {
-    if (Package >= States.size() || !States[Package].Known)
+    const TermT *Known = known(Package);
+    if (!Known)
       return SetRelation::Overlapping;
-    return States[Package].Known->relation(T);
+    return Known->relation(T);
   }
 
   bool satisfies(PackageId Package, const TermT &T) const {
@@ -161,43 +176,41 @@ public:
   /// The earliest assignment such that the assignments up to and including
   /// it satisfy T. T must be satisfied by the solution.
   const Assignment &satisfier(PackageId Package, const TermT &T) const {
-    std::optional<TermT> Accumulated;
-    for (unsigned Index : States[Package].Own) {
-      const Assignment &A = Assignments[Index];
-      Accumulated = Accumulated ? Accumulated->intersect(A.T) : A.T;
-      if (Accumulated->satisfies(T))
-        return A;
-    }
-    assert(false && "term is not satisfied by the partial solution");
-    return Assignments.back();
+    // Accumulated only narrows along Own: once it satisfies T, every later
+    // one does too, so the first that does is found by bisection.
+    const std::vector<unsigned> &Own = States[Package].Own;
+    auto It = std::partition_point(Own.begin(), Own.end(), [&](unsigned I) {
+      return !Assignments[I].Accumulated.satisfies(T);
+    });
+    assert(It != Own.end() && "term is not satisfied by the partial solution");
+    if (It == Own.end())
+      return Assignments.back();
+    return Assignments[*It];
   }
 
 private:
-  void assign(Assignment A) {
-    PackageState &S = States[A.Package];
-    S.Own.push_back(A.Index);
-    Assignments.push_back(std::move(A));
-    combine(S, Assignments.back().T);
-    ++S.Generation;
-    if (!S.InOrder && S.Known->isPositive()) {
+  void assign(PackageId Package, TermT T, std::optional<IncompId> Cause) {
+    PackageState &S = States[Package];
+    const TermT *Known = known(Package);
+    TermT Accumulated = !Known                ? T
+                        : Known->isPositive() ? Known->intersect(T)
+                                              : T.intersect(*Known);
+    S.Own.push_back(unsigned(Assignments.size()));
+    Assignments.push_back(Assignment{Package, std::move(T), decisionLevel(),
+                                     unsigned(Assignments.size()), Cause,
+                                     std::move(Accumulated)});
+    S.Generation = ++Clock;
+    if (!S.InOrder && Assignments.back().Accumulated.isPositive()) {
       S.InOrder = true;
-      PositiveOrder.push_back(Assignments.back().Package);
+      PositiveOrder.push_back(Package);
     }
-  }
-
-  static void combine(PackageState &S, const TermT &T) {
-    if (!S.Known)
-      S.Known = T;
-    else if (S.Known->isPositive())
-      S.Known = S.Known->intersect(T);
-    else
-      S.Known = T.intersect(*S.Known);
   }
 
   std::vector<Assignment> Assignments;
   std::vector<PackageState> States;
   std::vector<PackageId> PositiveOrder;
   unsigned DecisionCount = 0;
+  uint64_t Clock = 0;
 };
 
 } // namespace cudadeps::solver

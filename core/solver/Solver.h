@@ -86,7 +86,7 @@ public:
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
                               const std::map<P, V> &Prefer,
                               unsigned MaxDecisions) {
-    Solution = PartialSolution<V, VS>();
+    Solution = PartialSolution<V, VS>::resume(Solution);
     Solution.ensure(Names.size());
     FailureId.reset();
     Exhausted = false;
@@ -94,9 +94,6 @@ public:
     PreferFirst.assign(Names.size(), std::nullopt);
     for (const auto &[Name, Version] : Prefer)
       PreferFirst[id(Name)] = Version;
-    // Generations restart with the partial solution.
-    for (PackageInfo &I : Infos)
-      I.CountGeneration = ~uint64_t(0);
     IncompatibilityT Pin;
     Pin.Kind = CauseKind::Dependency;
     Pin.Terms.emplace_back(Root, TermT::positive(VS::exactly(RootVersion)));
@@ -129,8 +126,8 @@ private:
     /// already been turned into an incompatibility.
     std::map<PackageId, VS> AlreadyListed;
     VS KnownInvalid = VS::empty();
-    /// How many of Preferred the partial solution allows, valid while its
-    /// generation is CountGeneration.
+    /// How many of Preferred the partial solution allows, valid while the
+    /// package's generation is CountGeneration.
     size_t Count = 0;
     uint64_t CountGeneration = ~uint64_t(0);
   };
@@ -214,6 +211,7 @@ private:
     for (const Entry &E : I.Terms)
       Pkgs.push_back(id(E.first));
     Store.push_back(std::move(I));
+    Relations.emplace_back(Pkgs.size());
     TermPackages.push_back(std::move(Pkgs));
     Tainted.push_back(IsTainted);
     return Id;
@@ -244,7 +242,7 @@ private:
     const std::vector<PackageId> &Pkgs = TermPackages[Id];
     size_t Unsatisfied = SIZE_MAX;
     for (size_t K = 0; K < Pkgs.size(); ++K) {
-      SetRelation R = Solution.relation(Pkgs[K], I.Terms[K].second);
+      SetRelation R = relation(Id, K);
       if (R == SetRelation::Disjoint)
         return Outcome::None;
       if (R == SetRelation::Overlapping) {
@@ -258,6 +256,19 @@ private:
     DerivedPackage = Pkgs[Unsatisfied];
     Solution.derive(DerivedPackage, I.Terms[Unsatisfied].second.inverse(), Id);
     return Outcome::Derived;
+  }
+
+  /// The relation of the partial solution to term K of incompatibility Id,
+  /// computed once per generation of that term's package.
+  SetRelation relation(IncompId Id, size_t K) {
+    PackageId Pkg = TermPackages[Id][K];
+    uint64_t Generation = Solution.state(Pkg).Generation;
+    CachedRelation &C = Relations[Id][K];
+    if (C.Generation != Generation) {
+      C.Generation = Generation;
+      C.R = Solution.relation(Pkg, Store[Id].Terms[K].second);
+    }
+    return C.R;
   }
 
   /// Unit propagation from Package; false when solving has failed.
@@ -503,7 +514,7 @@ private:
     PackageInfo &I = info(Pkg);
     const auto &S = Solution.state(Pkg);
     if (I.CountGeneration != S.Generation) {
-      const VS &Set = S.Known->set();
+      const VS &Set = Solution.known(Pkg)->set();
       I.Count = 0;
       for (const V &Version : I.Preferred)
         I.Count += Set.contains(Version) ? 1 : 0;
@@ -515,7 +526,7 @@ private:
   /// During a query: whether Pkg must move away from the first solution.
   bool mustChange(PackageId Pkg) const {
     return !PreferFirst[Pkg] ||
-           !Solution.state(Pkg).Known->set().contains(*PreferFirst[Pkg]);
+           !Solution.known(Pkg)->set().contains(*PreferFirst[Pkg]);
   }
 
   /// Picks the next package and, if possible, a version of it; returns the
@@ -564,7 +575,7 @@ private:
       }
     }
     const PackageId Pkg = *Best;
-    const VS Allowed = Solution.state(Pkg).Known->set();
+    const VS Allowed = Solution.known(Pkg)->set();
 
     std::optional<V> Version;
     if (Querying && PreferFirst[Pkg] && Allowed.contains(*PreferFirst[Pkg]))
@@ -608,6 +619,12 @@ private:
   std::vector<IncompatibilityT> Store;
   /// Per incompatibility: the ids of its terms' packages.
   std::vector<std::vector<PackageId>> TermPackages;
+  struct CachedRelation {
+    uint64_t Generation = ~uint64_t(0); // no generation: not computed
+    SetRelation R = SetRelation::Overlapping;
+  };
+  /// Per incompatibility and term: the partial solution's relation to it.
+  std::vector<std::vector<CachedRelation>> Relations;
   /// Per incompatibility: whether it rests on a query's pin.
   std::vector<bool> Tainted;
   std::map<P, PackageId> Ids;
