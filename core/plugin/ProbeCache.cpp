@@ -49,7 +49,7 @@ std::string ProbeCache::entryPath(StringRef ProbeName) const {
 }
 
 json::Value ProbeCache::fingerprint(StringRef Path) {
-  json::Object FP{{"path", Path}};
+  json::Object FP{{"path", Path.str()}}; // owned: Path may not outlive it
   sys::fs::file_status St;
   if (sys::fs::status(Path, St) || !sys::fs::exists(St)) {
     FP["missing"] = true;
@@ -96,11 +96,24 @@ static bool readStrings(const json::Object &O, StringRef Key,
   return true;
 }
 
-static json::Value searchToJson(const PathSearch &S) {
+static json::Value listingToJson(const DirListing &L);
+
+/// A pattern search also records, for each directory it read, the names the
+/// pattern matched there and the directory's fingerprint: an unchanged
+/// directory (/usr/bin) is not read again.
+static json::Value searchToJson(const PathSearch &S, const Environment &Env) {
+  json::Array Dirs;
+  if (S.Name.empty())
+    for (const std::string &Dir : searchDirectories(S, Env)) {
+      DirListing L{Dir, S.Pattern, {}};
+      runDirListing(L);
+      Dirs.push_back(listingToJson(L));
+    }
   return json::Object{{"variable", S.Variable},
                       {"name", S.Name},
                       {"pattern", S.Pattern},
-                      {"found", strings(S.Found)}};
+                      {"found", strings(S.Found)},
+                      {"dirs", std::move(Dirs)}};
 }
 
 static std::optional<PathSearch> searchFromJson(const json::Value &V) {
@@ -199,31 +212,54 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
   const json::Array *Listings = Entry->getArray("listings");
   if (!Searches || !Listings)
     return Miss("incomplete entry");
-  for (const json::Value &V : *Searches) {
-    std::optional<PathSearch> S = searchFromJson(V);
-    if (!S)
-      return Miss("bad search");
-    PathSearch Again = *S;
-    if (runPathSearch(Again, Ctx.Env) != S->Found)
-      return Miss(("what $" + S->Variable + " finds changed").c_str());
-    A.Searches.push_back(std::move(*S));
-  }
   // A directory whose fingerprint changed is read again; the entry is
-  // rewritten with the new fingerprint when its names are the same.
+  // rewritten with the new fingerprint when what it holds is the same.
   bool Restore = false;
-  for (const json::Value &V : *Listings) {
-    std::optional<DirListing> L = listingFromJson(V);
+  auto NamesIn = [&](const json::Value &V,
+                     std::optional<DirListing> &L) -> bool {
+    L = listingFromJson(V);
     const json::Value *FP =
         V.getAsObject() ? V.getAsObject()->get("fingerprint") : nullptr;
     if (!L || !FP)
-      return Miss("bad listing");
+      return false;
     if (fingerprint(L->Dir) != *FP) {
-      DirListing Again = *L;
-      if (runDirListing(Again) != L->Names)
-        return Miss((L->Dir + " has other entries").c_str());
+      runDirListing(*L);
       Restore = true;
     }
-    A.Listings.push_back(std::move(*L));
+    return true;
+  };
+  for (const json::Value &V : *Searches) {
+    std::optional<PathSearch> S = searchFromJson(V);
+    const json::Array *Dirs = S ? V.getAsObject()->getArray("dirs") : nullptr;
+    if (!Dirs)
+      return Miss("bad search");
+    std::vector<DirListing> Known;
+    for (const json::Value &D : *Dirs) {
+      std::optional<DirListing> L;
+      if (!NamesIn(D, L))
+        return Miss("bad search");
+      Known.push_back(std::move(*L));
+    }
+    auto List = [&](StringRef Dir, StringRef Pattern) {
+      for (const DirListing &L : Known)
+        if (L.Dir == Dir && L.Pattern == Pattern)
+          return L.Names;
+      DirListing L{Dir.str(), Pattern.str(), {}}; // not searched before
+      return runDirListing(L);
+    };
+    PathSearch Again = *S;
+    if (runPathSearch(Again, Ctx.Env, List) != S->Found)
+      return Miss(("what $" + S->Variable + " finds changed").c_str());
+    A.Searches.push_back(std::move(*S));
+  }
+  for (const json::Value &V : *Listings) {
+    std::optional<DirListing> L;
+    if (!NamesIn(V, L))
+      return Miss("bad listing");
+    DirListing Stored = *listingFromJson(V);
+    if (L->Names != Stored.Names)
+      return Miss((L->Dir + " has other entries").c_str());
+    A.Listings.push_back(std::move(Stored));
   }
 
   auto Kind = Ans->getString("kind");
@@ -273,7 +309,7 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
     Inputs.push_back(fingerprint(In));
   json::Array Searches, Listings;
   for (const PathSearch &S : A.Searches)
-    Searches.push_back(searchToJson(S));
+    Searches.push_back(searchToJson(S, Ctx.Env));
   for (const DirListing &L : A.Listings)
     Listings.push_back(listingToJson(L));
   Entry["env"] = std::move(Env);

@@ -41,8 +41,16 @@ static void addOnce(std::vector<std::string> &List, std::string Item) {
     List.push_back(std::move(Item));
 }
 
-const std::vector<std::string> &runPathSearch(PathSearch &S,
-                                              const Environment &Env) {
+std::vector<std::string> searchDirectories(const PathSearch &S,
+                                           const Environment &Env) {
+  std::string Value = Env.get(S.Variable).value_or("");
+  SmallVector<StringRef, 16> Dirs;
+  StringRef(Value).split(Dirs, ':', -1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(Dirs.begin(), Dirs.end());
+}
+
+const std::vector<std::string> &
+runPathSearch(PathSearch &S, const Environment &Env, SearchLister List) {
   S.Found.clear();
   std::optional<Regex> Pattern;
   if (S.Name.empty()) {
@@ -50,23 +58,19 @@ const std::vector<std::string> &runPathSearch(PathSearch &S,
     if (!Pattern->isValid())
       return S.Found;
   }
-  std::string Value = Env.get(S.Variable).value_or("");
-  SmallVector<StringRef, 16> Dirs;
-  StringRef(Value).split(Dirs, ':', -1, /*KeepEmpty=*/false);
-  for (StringRef Dir : Dirs) {
-    if (!S.Name.empty()) {
-      SmallString<256> Candidate(Dir);
-      sys::path::append(Candidate, S.Name);
-      if (isExecutableFile(Candidate))
-        addOnce(S.Found, std::string(Candidate));
-      continue;
-    }
-    for (const std::string &Name : matchingNames(Dir, &*Pattern)) {
-      SmallString<256> Candidate(Dir);
-      sys::path::append(Candidate, Name);
-      if (isExecutableFile(Candidate))
-        addOnce(S.Found, std::string(Candidate));
-    }
+  auto Add = [&](StringRef Dir, StringRef Name) {
+    SmallString<256> Candidate(Dir);
+    sys::path::append(Candidate, Name);
+    if (isExecutableFile(Candidate))
+      addOnce(S.Found, std::string(Candidate));
+  };
+  for (const std::string &Dir : searchDirectories(S, Env)) {
+    if (!S.Name.empty())
+      Add(Dir, S.Name);
+    else
+      for (const std::string &Name :
+           List ? List(Dir, S.Pattern) : matchingNames(Dir, &*Pattern))
+        Add(Dir, Name);
   }
   return S.Found;
 }

@@ -19,6 +19,9 @@
 #ifndef CUDADEPS_CORE_PLUGIN_PROBEINPUTS_H
 #define CUDADEPS_CORE_PLUGIN_PROBEINPUTS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+
 #include <string>
 #include <vector>
 
@@ -50,12 +53,23 @@ struct DirListing {
   bool operator==(const DirListing &) const = default;
 };
 
-/// Runs a search: for each directory in the variable's value (colon
-/// separated, empty entries skipped), the executable regular files called
-/// Name, or, for a pattern, every such file whose name matches (sorted by
-/// name within a directory). Fills and returns S.Found.
-const std::vector<std::string> &runPathSearch(PathSearch &S,
-                                              const Environment &Env);
+/// The directories a search looks in: the variable's value, colon
+/// separated, empty entries skipped.
+std::vector<std::string> searchDirectories(const PathSearch &S,
+                                           const Environment &Env);
+
+/// For a pattern search: the sorted names in \p Dir that match \p Pattern
+/// (the probe cache answers from what it recorded while the directory is
+/// unchanged, instead of reading /usr/bin again).
+using SearchLister = llvm::function_ref<std::vector<std::string>(
+    llvm::StringRef Dir, llvm::StringRef Pattern)>;
+
+/// Runs a search: for each of its directories, the executable regular files
+/// called Name, or, for a pattern, every such file whose name matches
+/// (sorted by name within a directory; \p List lists a directory when
+/// given). Fills and returns S.Found.
+const std::vector<std::string> &
+runPathSearch(PathSearch &S, const Environment &Env, SearchLister List = {});
 
 /// Lists L.Dir into L.Names; returns them.
 const std::vector<std::string> &runDirListing(DirListing &L);

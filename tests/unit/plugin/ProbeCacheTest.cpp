@@ -259,10 +259,18 @@ TEST_F(ProbeCacheTest, PathSearchIsRepeatedInsteadOfComparingTheVariable) {
   makeExecutable(Dir.write("empty/tool", "#!/bin/sh\n"));
   run(P);
   EXPECT_EQ(P.Calls, 2);
-  // A file the pattern matches, but not executable: not found.
-  Dir.write("bin/tool-2", "");
+  // Another program installed beside it: the directory is read again, the
+  // answer stays.
+  makeExecutable(Dir.write("bin/other", "#!/bin/sh\n"));
+  setModificationTime(Dir.path("bin"), 1000000);
   run(P);
   EXPECT_EQ(P.Calls, 2);
+  // A file the pattern matches, but not executable: not found.
+  Dir.write("bin/tool-2", "");
+  setModificationTime(Dir.path("bin"), 2000000);
+  run(P);
+  EXPECT_EQ(P.Calls, 2);
+  // Made executable: the directory is unchanged, the file is looked at.
   makeExecutable(Dir.path("bin/tool-2"));
   run(P);
   EXPECT_EQ(P.Calls, 3);
