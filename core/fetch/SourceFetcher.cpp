@@ -1,10 +1,13 @@
-//===- SourceFetcher.cpp - libgit2 clone, tag checkout, submodules --------===//
+//===- SourceFetcher.cpp - git clone, tag checkout, submodules ------------===//
 //
-// All libgit2 calls go through check(), which turns a libgit2 return code
-// and its last error into one llvm::Error that says what was being done.
+// Every call of the git backend (libgit2, in libcudadeps-git.so) goes
+// through check(), which turns its return code and last error into one
+// llvm::Error that says what was being done.
 //
 //===----------------------------------------------------------------------===//
 #include "core/fetch/SourceFetcher.h"
+
+#include "core/fetch/GitModule.h"
 
 #include "core/manifest/GitSource.h"
 #include "core/manifest/Template.h"
@@ -18,10 +21,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-#include <git2.h>
 #include <spdlog/spdlog.h>
 
-#include <mutex>
 #include <vector>
 
 using namespace llvm;
@@ -30,125 +31,73 @@ namespace cudadeps {
 
 namespace {
 
-/// One libgit2 initialisation for the process.
-void initGit() {
-  static std::once_flag Once;
-  std::call_once(Once, [] { git_libgit2_init(); });
-}
-
-/// A libgit2 return code as an Error: "<what>: <libgit2's message>".
-Error check(int Rc, const Twine &What) {
-  if (Rc >= 0)
+/// A backend's status as an Error: "<what>: <libgit2's message>".
+Error check(const libgit::Status &S, const Twine &What) {
+  if (S.ok())
     return Error::success();
-  if (Rc == GIT_EUSER && interruptRequested())
+  if (S.Code == libgit::Cancelled && interruptRequested())
     return makeInterrupted(What);
-  const git_error *E = git_error_last();
-  std::string Msg = E && E->message ? E->message : "unknown libgit2 error";
   return createStringError(inconvertibleErrorCode(),
-                           (What + ": " + Msg).str());
+                           (What + ": " + S.Message).str());
 }
 
-template <typename T, void (*Free)(T *)> struct GitPtr {
-  T *P = nullptr;
-  GitPtr() = default;
-  GitPtr(const GitPtr &) = delete;
-  GitPtr &operator=(const GitPtr &) = delete;
-  ~GitPtr() {
-    if (P)
-      Free(P);
-  }
-  T **out() { return &P; }
-  void reset() {
-    if (P)
-      Free(P);
-    P = nullptr;
-  }
-  T *get() const { return P; }
-};
-using Repo = GitPtr<git_repository, git_repository_free>;
-using Object = GitPtr<git_object, git_object_free>;
-using Submodule = GitPtr<git_submodule, git_submodule_free>;
-using Remote = GitPtr<git_remote, git_remote_free>;
+using Repo = std::unique_ptr<libgit::Repository>;
 
-struct Callbacks {
+/// Progress for the observer; a requested interrupt stops the transfer.
+struct Callbacks : libgit::Progress {
   FetchObserver *Observer = nullptr;
   std::string Repository;
   FetchProgress Last;
+
+  bool onTransfer(const libgit::Transfer &T) override {
+    if (interruptRequested())
+      return false;
+    Last.Repository = Repository;
+    Last.ReceivedObjects = T.ReceivedObjects;
+    Last.TotalObjects = T.TotalObjects;
+    Last.ReceivedBytes = T.ReceivedBytes;
+    Last.IndexedDeltas = T.IndexedDeltas;
+    Last.TotalDeltas = T.TotalDeltas;
+    Last.Now = T.ReceivedObjects < T.TotalObjects
+                   ? FetchProgress::Phase::Receiving
+                   : FetchProgress::Phase::Indexing;
+    if (Observer)
+      Observer->onFetchProgress(Last);
+    return true;
+  }
+
+  void onCheckout(size_t Done, size_t Total) override {
+    Last.Repository = Repository;
+    Last.Now = FetchProgress::Phase::CheckingOut;
+    Last.CheckedOut = Done;
+    Last.TotalFiles = Total;
+    if (Observer)
+      Observer->onFetchProgress(Last);
+  }
 };
 
-int onTransfer(const git_indexer_progress *S, void *Payload) {
-  auto *C = static_cast<Callbacks *>(Payload);
-  if (interruptRequested())
-    return GIT_EUSER;
-  C->Last.Repository = C->Repository;
-  C->Last.ReceivedObjects = S->received_objects;
-  C->Last.TotalObjects = S->total_objects;
-  C->Last.ReceivedBytes = S->received_bytes;
-  C->Last.IndexedDeltas = S->indexed_deltas;
-  C->Last.TotalDeltas = S->total_deltas;
-  C->Last.Now = S->received_objects < S->total_objects
-                    ? FetchProgress::Phase::Receiving
-                    : FetchProgress::Phase::Indexing;
-  if (C->Observer)
-    C->Observer->onFetchProgress(C->Last);
-  return 0;
-}
-
-void onCheckout(const char *, size_t Done, size_t Total, void *Payload) {
-  auto *C = static_cast<Callbacks *>(Payload);
-  C->Last.Repository = C->Repository;
-  C->Last.Now = FetchProgress::Phase::CheckingOut;
-  C->Last.CheckedOut = Done;
-  C->Last.TotalFiles = Total;
-  if (C->Observer)
-    C->Observer->onFetchProgress(C->Last);
-}
-
-void setCallbacks(git_remote_callbacks &RC, git_checkout_options &CO,
-                  Callbacks &C) {
-  RC.transfer_progress = onTransfer;
-  RC.payload = &C;
-  CO.progress_cb = onCheckout;
-  CO.progress_payload = &C;
-}
-
-std::string oidHex(const git_oid *Id) {
-  char Buf[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(Buf, sizeof Buf, Id);
-  return Buf;
-}
-
 /// The commit HEAD of an opened repository is at.
-Expected<std::string> headCommit(git_repository *R, StringRef Where) {
-  git_oid Id;
-  if (Error E = check(git_reference_name_to_id(&Id, R, "HEAD"),
-                      "cannot read HEAD of " + Where))
+Expected<std::string> headCommit(libgit::Repository &R, StringRef Where) {
+  std::string Hex;
+  if (Error E = check(R.headCommit(Hex), "cannot read HEAD of " + Where))
     return std::move(E);
-  return oidHex(&Id);
+  return Hex;
 }
 
 /// Checks out refs/tags/<tag> (detached HEAD) and returns its commit.
-Expected<std::string> checkoutTag(git_repository *R, const FetchRequest &Req,
-                                  Callbacks &C) {
+Expected<std::string> checkoutTag(libgit::Repository &R,
+                                  const FetchRequest &Req, Callbacks &C) {
   std::string Spec = "refs/tags/" + Req.Tag.Value + "^{commit}";
-  Object Commit;
-  if (Error E = check(git_revparse_single(Commit.out(), R, Spec.c_str()),
-                      "tag '" + Req.Tag.Value + "' not found in " +
-                          Req.Url.Value))
+  std::string Commit;
+  if (Error E =
+          check(R.resolveCommit(Spec, Commit),
+                "tag '" + Req.Tag.Value + "' not found in " + Req.Url.Value))
     return std::move(E);
-  git_checkout_options CO = GIT_CHECKOUT_OPTIONS_INIT;
-  CO.checkout_strategy = GIT_CHECKOUT_FORCE;
-  CO.progress_cb = onCheckout;
-  CO.progress_payload = &C;
-  if (Error E = check(git_checkout_tree(R, Commit.get(), &CO),
+  if (Error E = check(R.checkoutDetached(Commit, C),
                       "cannot check out tag '" + Req.Tag.Value + "' of " +
                           Req.Url.Value))
     return std::move(E);
-  const git_oid *Id = git_object_id(Commit.get());
-  if (Error E = check(git_repository_set_head_detached(R, Id),
-                      "cannot set HEAD to tag '" + Req.Tag.Value + "'"))
-    return std::move(E);
-  return oidHex(Id);
+  return Commit;
 }
 
 Error verifyPin(const FetchRequest &Req, StringRef Commit) {
@@ -166,54 +115,40 @@ Error verifyPin(const FetchRequest &Req, StringRef Commit) {
       Req.Commit->Loc.Column);
 }
 
-struct SubmoduleNames {
-  std::vector<std::string> Names;
-};
-
-int collectSubmodule(git_submodule *, const char *Name, void *Payload) {
-  static_cast<SubmoduleNames *>(Payload)->Names.push_back(Name);
-  return 0;
-}
-
 /// Initialises and checks out every submodule of R, recursively.
-Error updateSubmodules(git_repository *R, StringRef Where, Callbacks &C,
+Error updateSubmodules(libgit::Repository &R, StringRef Where, Callbacks &C,
                        unsigned &Count, unsigned Depth) {
   if (Depth > 16)
     return createStringError(inconvertibleErrorCode(),
                              "submodules of %s nest more than 16 deep",
                              Where.str().c_str());
-  SubmoduleNames N;
-  if (Error E = check(git_submodule_foreach(R, collectSubmodule, &N),
+  std::vector<std::string> Names;
+  if (Error E = check(R.submoduleNames(Names),
                       "cannot list the submodules of " + Where))
     return E;
-  for (const std::string &Name : N.Names) {
-    Submodule SM;
-    if (Error E = check(git_submodule_lookup(SM.out(), R, Name.c_str()),
+  for (const std::string &Name : Names) {
+    std::optional<std::string> Url;
+    if (Error E = check(R.submoduleUrl(Name, Url),
                         "cannot read submodule '" + Name + "' of " + Where))
       return E;
-    const char *Url = git_submodule_url(SM.get());
     std::string What = "submodule '" + Name + "' (" +
-                       (Url ? Url : "no url") + ") of " + Where.str();
+                       (Url ? *Url : std::string("no url")) + ") of " +
+                       Where.str();
     if (Url) {
-      Located L{Url, {}};
+      Located L{*Url, {}};
       if (Error E = validateGitUrl(L))
         return joinErrors(createStringError(inconvertibleErrorCode(),
                                             "refusing " + What),
                           std::move(E));
     }
-    git_submodule_update_options UO = GIT_SUBMODULE_UPDATE_OPTIONS_INIT;
-    C.Repository = Url ? Url : Name;
-    setCallbacks(UO.fetch_opts.callbacks, UO.checkout_opts, C);
-    UO.checkout_opts.checkout_strategy = GIT_CHECKOUT_FORCE;
-    if (Error E = check(git_submodule_update(SM.get(), /*init=*/1, &UO),
-                        "cannot fetch " + What))
+    C.Repository = Url ? *Url : Name;
+    if (Error E = check(R.updateSubmodule(Name, C), "cannot fetch " + What))
       return E;
     ++Count;
     Repo Sub;
-    if (Error E = check(git_submodule_open(Sub.out(), SM.get()),
-                        "cannot open " + What))
+    if (Error E = check(R.openSubmodule(Name, Sub), "cannot open " + What))
       return E;
-    if (Error E = updateSubmodules(Sub.get(), What, C, Count, Depth + 1))
+    if (Error E = updateSubmodules(*Sub, What, C, Count, Depth + 1))
       return E;
   }
   return Error::success();
@@ -221,21 +156,21 @@ Error updateSubmodules(git_repository *R, StringRef Where, Callbacks &C,
 
 /// A reusable source directory: a repository whose HEAD is the commit the
 /// tag names (and the pin, if any).
-Expected<FetchedSource> reuse(StringRef Dir, const FetchRequest &Req) {
+Expected<FetchedSource> reuse(libgit::Backend &Git, StringRef Dir,
+                              const FetchRequest &Req) {
   Repo R;
-  if (Error E = check(git_repository_open(R.out(), Dir.str().c_str()),
-                      "cannot open the cached clone " + Dir))
+  if (Error E =
+          check(Git.open(Dir.str(), R), "cannot open the cached clone " + Dir))
     return std::move(E);
-  Expected<std::string> Head = headCommit(R.get(), Dir);
+  Expected<std::string> Head = headCommit(*R, Dir);
   if (!Head)
     return Head.takeError();
-  Object Tag;
   std::string Spec = "refs/tags/" + Req.Tag.Value + "^{commit}";
-  if (Error E = check(git_revparse_single(Tag.out(), R.get(), Spec.c_str()),
+  std::string TagCommit;
+  if (Error E = check(R->resolveCommit(Spec, TagCommit),
                       "the cached clone " + Dir + " has no tag '" +
                           Req.Tag.Value + "'"))
     return std::move(E);
-  std::string TagCommit = oidHex(git_object_id(Tag.get()));
   if (TagCommit != *Head)
     return createStringError(inconvertibleErrorCode(),
                              "the cached clone %s is at %s, not at tag '%s'",
@@ -252,7 +187,7 @@ Expected<FetchedSource> reuse(StringRef Dir, const FetchRequest &Req) {
 
 /// A complete cached clone of the same repository (another release of the
 /// package), whose objects a new clone can start from; "" when none.
-std::string siblingClone(StringRef Parent, StringRef Dir,
+std::string siblingClone(libgit::Backend &Git, StringRef Parent, StringRef Dir,
                          const FetchRequest &Req) {
   std::error_code EC;
   std::string Prefix = Req.Package + "-";
@@ -263,50 +198,41 @@ std::string siblingClone(StringRef Parent, StringRef Dir,
         It->path() == Dir || !sys::fs::is_directory(It->path()))
       continue;
     Repo R;
-    if (git_repository_open(R.out(), It->path().c_str()) < 0)
+    std::string Url;
+    if (!Git.open(It->path(), R).ok() || !R->remoteUrl("origin", Url).ok())
       continue;
-    Remote O;
-    if (git_remote_lookup(O.out(), R.get(), "origin") < 0)
-      continue;
-    const char *Url = git_remote_url(O.get());
-    if (Url && Req.Url.Value == Url)
+    if (Req.Url.Value == Url)
       return It->path();
   }
   return "";
 }
 
+/// Only stops a local copy when an interrupt is requested.
+struct Quiet : libgit::Progress {
+  bool onTransfer(const libgit::Transfer &) override {
+    return !interruptRequested();
+  }
+  void onCheckout(size_t, size_t) override {}
+};
+
 /// Clones \p Seed (local, no network) into \p Tmp, points origin at the
 /// request's URL and fetches from it: only the objects the seed lacks travel.
-Error seedClone(Repo &R, StringRef Seed, StringRef Tmp,
+Error seedClone(libgit::Backend &Git, Repo &R, StringRef Seed, StringRef Tmp,
                 const FetchRequest &Req, Callbacks &C) {
-  git_clone_options CO = GIT_CLONE_OPTIONS_INIT;
-  CO.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE;
-  CO.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
-  if (Error E = check(git_clone(R.out(), Seed.str().c_str(),
-                                Tmp.str().c_str(), &CO),
+  Quiet Local;
+  if (Error E = check(Git.clone(Seed.str(), Tmp.str(), Local, R),
                       "cannot copy the cached clone " + Seed))
     return E;
-  if (Error E = check(git_remote_set_url(R.get(), "origin",
-                                         Req.Url.Value.c_str()),
+  if (Error E = check(R->setRemoteUrl("origin", Req.Url.Value),
                       "cannot set the URL of " + Tmp))
     return E;
-  Remote O;
-  if (Error E = check(git_remote_lookup(O.out(), R.get(), "origin"),
-                      "cannot read the remote of " + Tmp))
-    return E;
-  git_fetch_options FO = GIT_FETCH_OPTIONS_INIT;
-  git_checkout_options Unused = GIT_CHECKOUT_OPTIONS_INIT;
-  setCallbacks(FO.callbacks, Unused, C);
-  FO.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
-  FO.prune = GIT_FETCH_PRUNE;
   // Tags may have moved upstream: the remote's tags replace the seed's.
-  char Heads[] = "+refs/heads/*:refs/remotes/origin/*";
-  char Tags[] = "+refs/tags/*:refs/tags/*";
-  char *Specs[] = {Heads, Tags};
-  git_strarray Refspecs = {Specs, 2};
-  return check(git_remote_fetch(O.get(), &Refspecs, &FO, "fetch"),
-               "cannot fetch " + Req.Url.Value + " (for tag '" +
-                   Req.Tag.Value + "')");
+  return check(R->fetch("origin",
+                        {"+refs/heads/*:refs/remotes/origin/*",
+                         "+refs/tags/*:refs/tags/*"},
+                        C),
+               "cannot fetch " + Req.Url.Value + " (for tag '" + Req.Tag.Value +
+                   "')");
 }
 
 } // namespace
@@ -342,7 +268,9 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
   if (Error E = validateCachePath({Req.Package + "-" + Req.VersionText,
                                    Req.Url.Loc}))
     return std::move(E);
-  initGit();
+  Expected<libgit::Backend *> Git = loadGitBackend(Opts.GitModule);
+  if (!Git)
+    return Git.takeError();
   std::string Dir = sourceDirFor(Req, Opts.CacheDir);
   std::string What = Req.Package + " " + Req.VersionText + " (" +
                      Req.Url.Value + " at tag '" + Req.Tag.Value + "')";
@@ -356,7 +284,7 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
     return Lock.takeError();
 
   if (sys::fs::is_directory(Dir)) {
-    Expected<FetchedSource> S = reuse(Dir, Req);
+    Expected<FetchedSource> S = reuse(**Git, Dir, Req);
     if (S || Opts.Offline)
       return S;
     // A clone that no longer matches (a moved tag): fetch it again.
@@ -398,8 +326,8 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
   // Another release's clone of the same repository holds most objects: start
   // from it and fetch only what is missing. Any failure falls back to a
   // whole clone.
-  if (std::string Seed = siblingClone(Parent, Dir, Req); !Seed.empty()) {
-    if (Error E = seedClone(R, Seed, Tmp, Req, C)) {
+  if (std::string Seed = siblingClone(**Git, Parent, Dir, Req); !Seed.empty()) {
+    if (Error E = seedClone(**Git, R, Seed, Tmp, Req, C)) {
       if (E.isA<InterruptedError>())
         return std::move(E);
       spdlog::debug("fetch: not seeding from {}: {}", Seed,
@@ -413,26 +341,20 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
     }
   }
   if (S.SeededFrom.empty()) {
-    git_clone_options CO = GIT_CLONE_OPTIONS_INIT;
-    setCallbacks(CO.fetch_opts.callbacks, CO.checkout_opts, C);
-    CO.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE;
-    CO.fetch_opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
-    if (Error E = check(git_clone(R.out(), Req.Url.Value.c_str(),
-                                  Tmp.c_str(), &CO),
+    if (Error E = check((*Git)->clone(Req.Url.Value, std::string(Tmp), C, R),
                         "cannot clone " + Req.Url.Value + " (for tag '" +
                             Req.Tag.Value + "')"))
       return std::move(E);
   }
   S.ReceivedBytes = C.Last.ReceivedBytes;
   S.ReceivedObjects = C.Last.ReceivedObjects;
-  Expected<std::string> Commit = checkoutTag(R.get(), Req, C);
+  Expected<std::string> Commit = checkoutTag(*R, Req, C);
   if (!Commit)
     return Commit.takeError();
   if (Error E = verifyPin(Req, *Commit))
     return std::move(E);
   if (Req.Submodules)
-    if (Error E = updateSubmodules(R.get(), Req.Url.Value, C, S.Submodules,
-                                   0))
+    if (Error E = updateSubmodules(*R, Req.Url.Value, C, S.Submodules, 0))
       return std::move(E);
   S.ReceivedBytes = std::max(S.ReceivedBytes, C.Last.ReceivedBytes);
   R.reset();

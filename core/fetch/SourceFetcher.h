@@ -1,13 +1,15 @@
-//===- SourceFetcher.h - clone a release's sources into the cache ----------===//
+//===- SourceFetcher.h - clone a release's sources into the cache
+//----------===//
 //
-// Sources are cloned with libgit2 into <cache>/src/<name>-<version>-<hash>/
-// (the hash is of the URL and the tag), checked out at the release's tag,
-// verified against the commit the manifest pins, with their submodules,
-// recursively. A directory that is there is complete: the clone is made in
-// <cache>/src/.tmp-* and renamed into place, under a lock that concurrent
-// runs share, so an interrupted or killed fetch leaves nothing that a later
-// run reuses. A source that is in the cache is reused without touching the
-// network; offline, one that is not is an error that names it.
+// Sources are cloned with libgit2 (loaded only here: GitModule.h) into
+// <cache>/src/<name>-<version>-<hash>/ (the hash is of the URL and the tag),
+// checked out at the release's tag, verified against the commit the manifest
+// pins, with their submodules, recursively. A directory that is there is
+// complete: the clone is made in <cache>/src/.tmp-* and renamed into place,
+// under a lock that concurrent runs share, so an interrupted or killed fetch
+// leaves nothing that a later run reuses. A source that is in the cache is
+// reused without touching the network; offline, one that is not is an error
+// that names it.
 //
 // git's url.<base>.insteadOf configuration (global and system git config)
 // applies to the URL and to submodule URLs, as in git itself: mirrors and
@@ -63,6 +65,9 @@ struct FetchOptions {
   std::string CacheDir; // $XDG_CACHE_HOME/cudadeps
   bool Offline = false;
   FetchObserver *Observer = nullptr;
+  /// The git module (core/fetch/GitModule.h); "" = the one beside the
+  /// running executable.
+  std::string GitModule;
 };
 
 struct FetchedSource {

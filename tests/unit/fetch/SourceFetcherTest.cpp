@@ -1,6 +1,9 @@
 // fetchSource: libgit2 clones of local repositories made by the test.
 #include "core/fetch/SourceFetcher.h"
 
+#include "core/fetch/GitModule.h"
+#include "core/inspect/SharedObject.h"
+
 #include "tests/support/GitRepo.h"
 #include "tests/support/RunCli.h"
 
@@ -214,3 +217,50 @@ TEST_F(SourceFetcherTest, BrokenSeedFallsBackToAWholeClone) {
 }
 
 } // namespace
+
+// --- the git module ----------------------------------------------------------
+
+TEST_F(SourceFetcherTest, AMissingGitModuleIsOneClearErrorAndNothingIsLeft) {
+  Opts.GitModule = Root.sub("lib/cudadeps/libcudadeps-git.so");
+  auto S = fetchSource(request("v1.0"), Opts);
+  ASSERT_FALSE(bool(S));
+  std::string Msg = llvm::toString(S.takeError());
+  EXPECT_THAT(
+      Msg, HasSubstr("the git module " + Opts.GitModule + " cannot be loaded"));
+  EXPECT_THAT(Msg, HasSubstr("reinstall cudadeps"));
+  EXPECT_TRUE(srcEntries().empty());
+}
+
+TEST_F(SourceFetcherTest, ALibraryThatIsNotTheGitModuleIsRefused) {
+  Opts.GitModule = "libz.so.1"; // loads, but has no entry point
+  auto S = fetchSource(request("v1.0"), Opts);
+  ASSERT_FALSE(bool(S));
+  EXPECT_THAT(llvm::toString(S.takeError()),
+              HasSubstr("libz.so.1 is not a cudadeps git module"));
+}
+
+TEST(GitModule, FoundBesideTheExecutableAsInAnInstall) {
+  // build/bin/unit_fetch -> build/lib/cudadeps/libcudadeps-git.so
+  EXPECT_THAT(defaultGitModulePath(),
+              ::testing::EndsWith("/lib/cudadeps/libcudadeps-git.so"));
+  EXPECT_TRUE(llvm::sys::fs::exists(defaultGitModulePath()));
+  auto B = loadGitBackend();
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  auto Again = loadGitBackend();
+  ASSERT_TRUE(bool(Again));
+  EXPECT_EQ(*B, *Again); // opened once
+}
+
+TEST(GitModule, TheCudadepsExecutableDoesNotNeedLibgit2) {
+  // Only the commands that fetch open it: the others start without mapping
+  // libgit2 and its dependencies.
+  auto SO = readSharedObject(CUDADEPS_BINARY, ReadLinkage);
+  ASSERT_TRUE(bool(SO)) << llvm::toString(SO.takeError());
+  for (const std::string &N : SO->Needed)
+    EXPECT_FALSE(llvm::StringRef(N).startswith("libgit2")) << N;
+  auto Module = readSharedObject(defaultGitModulePath(), ReadLinkage);
+  ASSERT_TRUE(bool(Module)) << llvm::toString(Module.takeError());
+  EXPECT_TRUE(llvm::any_of(Module->Needed, [](const std::string &N) {
+    return llvm::StringRef(N).startswith("libgit2");
+  }));
+}
