@@ -13,7 +13,8 @@ and, for the cold probe, every external command the probe runs (found once
 with strace -f when strace is installed), each timed alone the same way.
 Prints medians, the ratios (goal: warm resolve <= 3x nvcc --version) and
 each command's peak RSS (GNU time). --toolkits DIR:DIR... puts more toolkits on
-PATH for a second probe measurement (several toolkits).
+PATH for a second probe measurement (several toolkits, with a cache of its own
+so that the warm resolve stays warm).
 """
 
 import argparse
@@ -71,21 +72,32 @@ def main():
         "probe --refresh": [exe, "probe", "--refresh"],
     }
     envs = {k: env for k in runs}
+    probes = ["probe --refresh"]
     if a.toolkits:
         many = dict(env)
         many["PATH"] = a.toolkits + ":" + env.get("PATH", "")
+        # A cache of its own: its answers (another $PATH) must not replace
+        # the ones the warm resolve uses.
+        many["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="cudadeps-warm-tk-")
         runs["probe --refresh (+toolkits)"] = [exe, "probe", "--refresh"]
         envs["probe --refresh (+toolkits)"] = many
+        probes.append("probe --refresh (+toolkits)")
     subprocess.run(runs["resolve (warm)"], env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
-    externals = []
-    try:
-        externals = external_commands(runs["probe --refresh"], env)
-    except FileNotFoundError:
-        print("strace not installed: external commands not timed")
-    for cmd in externals:
-        runs["  ext: " + " ".join(cmd)[:60]] = cmd
-        envs["  ext: " + " ".join(cmd)[:60]] = env
+    # The external commands of each probe run, each timed alone with that
+    # run's environment; a probe's ratio is against its own slowest one.
+    externals = {}
+    for p in probes:
+        try:
+            externals[p] = external_commands(runs[p], envs[p])
+        except FileNotFoundError:
+            print("strace not installed: external commands not timed")
+            break
+        for cmd in externals[p]:
+            key = "  ext: " + " ".join(cmd)
+            if key not in runs:
+                runs[key] = cmd
+                envs[key] = envs[p]
     times = {k: [] for k in runs}
     rss = {k: 0.0 for k in runs}
     # with the warm resolve after the probe --refresh that refilled the cache
@@ -100,18 +112,21 @@ def main():
         if exact is not None:
             rss[k] = exact
     base = statistics.median(times["nvcc --version"])
-    print("%-40s %10s %8s %10s" % ("command", "median", "x nvcc", "peak RSS"))
+    print("%-60s %10s %8s %10s" % ("command", "median", "x nvcc", "peak RSS"))
     for k in order:
         m = statistics.median(times[k])
-        print("%-40s %8.1f ms %7.2fx %7.1f MiB" % (k, m * 1000, m / base,
+        name = k if len(k) <= 60 else k[:29] + "..." + k[-28:]
+        print("%-60s %8.1f ms %7.2fx %7.1f MiB" % (name, m * 1000, m / base,
                                                   rss[k]))
-    if externals:
-        slowest = max(statistics.median(times[k]) for k in order
-                      if k.startswith("  ext: "))
-        for k in order:
-            if k.startswith("probe"):
-                print("%s / slowest external command: %.2fx" % (
-                    k, statistics.median(times[k]) / slowest))
+    for p, cmds in externals.items():
+        if not cmds:
+            continue
+        keys = ["  ext: " + " ".join(c) for c in cmds]
+        slow = max(keys, key=lambda k: statistics.median(times[k]))
+        print("%s / slowest external command it runs (%d commands; %s): "
+              "%.2fx" % (p, len(cmds), slow.strip()[5:],
+                         statistics.median(times[p]) /
+                         statistics.median(times[slow])))
     return 0
 
 

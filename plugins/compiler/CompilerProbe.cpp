@@ -227,14 +227,29 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
     if (&*First != &C && facts_schema::choiceRank(C.ChosenBy) < facts_schema::choiceRank(First->ChosenBy))
       First->ChosenBy = C.ChosenBy;
   }
+  std::vector<const Candidate *> Unique;
   for (const Candidate &C : Candidates) {
     std::string Real = realPathOf(C.Path);
     if (Real.empty() || std::find(Seen.begin(), Seen.end(), Real) != Seen.end())
       continue;
     Seen.push_back(Real);
     appendUnique(Answer.Inputs, C.Path);
-    if (std::optional<CompilerFacts> F = describe(Ctx, C, Answer))
-      Answer.Found.Compilers.push_back(std::move(*F));
+    Unique.push_back(&C);
+  }
+  // Each compiler is asked on a thread of its own (clang++ --version alone
+  // takes tens of milliseconds); what they said is kept in their order.
+  struct Described {
+    ProbeAnswer Notes;
+    std::optional<CompilerFacts> Facts;
+  };
+  std::vector<Described> Results(Unique.size());
+  runInParallel(Unique.size(), [&](size_t I) {
+    Results[I].Facts = describe(Ctx, *Unique[I], Results[I].Notes);
+  });
+  for (Described &D : Results) {
+    mergeNotes(Answer, std::move(D.Notes));
+    if (D.Facts)
+      Answer.Found.Compilers.push_back(std::move(*D.Facts));
   }
 
   if (Answer.Found.Compilers.empty()) {

@@ -16,7 +16,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <thread>
 
 namespace cudadeps {
 namespace nvcc {
@@ -385,24 +384,11 @@ llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
     std::optional<NvccFacts> Facts;
   };
   std::vector<Described> Results(Unique.size());
-  constexpr size_t MaxParallel = 8;
-  for (size_t Begin = 0; Begin < Unique.size(); Begin += MaxParallel) {
-    std::vector<std::thread> Threads;
-    for (size_t I = Begin; I < std::min(Unique.size(), Begin + MaxParallel);
-         ++I)
-      Threads.emplace_back([&, I] {
-        Results[I].Facts = describe(Ctx, *Unique[I], Results[I].Notes);
-      });
-    for (std::thread &T : Threads)
-      T.join();
-  }
+  runInParallel(Unique.size(), [&](size_t I) {
+    Results[I].Facts = describe(Ctx, *Unique[I], Results[I].Notes);
+  });
   for (Described &D : Results) {
-    for (std::string &W : D.Notes.Warnings)
-      Answer.Warnings.push_back(std::move(W));
-    for (std::string &In : D.Notes.Inputs)
-      Answer.Inputs.push_back(std::move(In));
-    for (ProbeTimeout &T : D.Notes.TimedOut)
-      Answer.TimedOut.push_back(std::move(T));
+    mergeNotes(Answer, std::move(D.Notes));
     if (D.Facts)
       Answer.Found.Nvccs.push_back(std::move(*D.Facts));
   }

@@ -9,6 +9,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace cudadeps::probes {
 
@@ -183,6 +184,26 @@ ProbeAnswer notPresentKeeping(ProbeAnswer &&Answer, std::string Reason) {
   None.Searches = std::move(Answer.Searches);
   None.Listings = std::move(Answer.Listings);
   return None;
+}
+
+void runInParallel(size_t Count, llvm::function_ref<void(size_t)> Fn,
+                   size_t MaxParallel) {
+  for (size_t Begin = 0; Begin < Count; Begin += MaxParallel) {
+    std::vector<std::thread> Threads;
+    for (size_t I = Begin; I < std::min(Count, Begin + MaxParallel); ++I)
+      Threads.emplace_back([Fn, I] { Fn(I); });
+    for (std::thread &T : Threads)
+      T.join();
+  }
+}
+
+void mergeNotes(ProbeAnswer &Answer, ProbeAnswer &&Notes) {
+  for (std::string &W : Notes.Warnings)
+    Answer.Warnings.push_back(std::move(W));
+  for (std::string &In : Notes.Inputs)
+    Answer.Inputs.push_back(std::move(In));
+  for (ProbeTimeout &T : Notes.TimedOut)
+    Answer.TimedOut.push_back(std::move(T));
 }
 
 void appendUnique(std::vector<std::string> &List, std::string Item) {

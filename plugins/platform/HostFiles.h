@@ -12,6 +12,7 @@
 
 #include "core/plugin/Probe.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <chrono>
@@ -91,6 +92,16 @@ std::optional<ProcessResult> runTool(const ProbeContext &Ctx,
 /// A "not present" answer for \p Reason that keeps what \p Answer searched,
 /// warned about and depends on (its facts are dropped).
 ProbeAnswer notPresentKeeping(ProbeAnswer &&Answer, std::string Reason);
+
+/// Calls \p Fn(0) ... \p Fn(Count - 1), each on a thread of its own, at
+/// most \p MaxParallel at a time: tools that are asked one question each
+/// (nvcc, compilers) cost the slowest of them, not their sum.
+void runInParallel(size_t Count, llvm::function_ref<void(size_t)> Fn,
+                   size_t MaxParallel = 8);
+
+/// Appends what \p Notes (one parallel task's answer) warned about, depends
+/// on and timed out in to \p Answer.
+void mergeNotes(ProbeAnswer &Answer, ProbeAnswer &&Notes);
 
 /// Appends \p Item to \p List unless it is already there.
 void appendUnique(std::vector<std::string> &List, std::string Item);
