@@ -31,24 +31,29 @@ from compare import peak_rss, run_child  # noqa: E402
 
 
 def external_commands(argv, env):
-    """The argv of every program argv runs (strace -f -e execve)."""
-    with tempfile.NamedTemporaryFile(suffix=".strace") as log:
-        r = subprocess.run(["strace", "-f", "-qq", "-e", "trace=execve",
-                            "-e", "signal=none", "-o", log.name] + argv,
+    """The argv of every program argv runs (strace -f -e execve), in the
+    order they started. One trace file per process (-ff), so that the calls
+    of concurrent threads are never split across lines."""
+    with tempfile.TemporaryDirectory(prefix="cudadeps-strace-") as d:
+        r = subprocess.run(["strace", "-f", "-ff", "-ttt", "-qq",
+                            "-e", "trace=execve", "-e", "signal=none",
+                            "-o", os.path.join(d, "t")] + argv,
                            env=env, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
         if r.returncode not in (0, 1):
             return []
-        out = []
-        for line in open(log.name, errors="replace"):
-            m = re.search(r'execve\("([^"]+)", \[(.*?)\]', line)
-            if not m or "= 0" not in line.rsplit(")", 1)[-1]:
-                continue
-            args = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2))
-            if os.path.realpath(m.group(1)) == os.path.realpath(argv[0]):
-                continue
-            out.append([m.group(1)] + args[1:])
-        return out
+        found = []
+        for name in os.listdir(d):
+            for line in open(os.path.join(d, name), errors="replace"):
+                m = re.search(r'^([0-9.]+) execve\("([^"]+)", \[(.*?)\]',
+                              line)
+                if not m or "= 0" not in line.rsplit(")", 1)[-1]:
+                    continue
+                args = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(3))
+                if os.path.realpath(m.group(2)) == os.path.realpath(argv[0]):
+                    continue
+                found.append((float(m.group(1)), [m.group(2)] + args[1:]))
+        return [cmd for _, cmd in sorted(found)]
 
 
 def main():

@@ -238,19 +238,10 @@ llvm::Expected<ProbeAnswer> CompilerProbe::probe(const ProbeContext &Ctx) {
   }
   // Each compiler is asked on a thread of its own (clang++ --version alone
   // takes tens of milliseconds); what they said is kept in their order.
-  struct Described {
-    ProbeAnswer Notes;
-    std::optional<CompilerFacts> Facts;
-  };
-  std::vector<Described> Results(Unique.size());
-  runInParallel(Unique.size(), [&](size_t I) {
-    Results[I].Facts = describe(Ctx, *Unique[I], Results[I].Notes);
-  });
-  for (Described &D : Results) {
-    mergeNotes(Answer, std::move(D.Notes));
-    if (D.Facts)
-      Answer.Found.Compilers.push_back(std::move(*D.Facts));
-  }
+  Answer.Found.Compilers = describeInParallel<CompilerFacts>(
+      Unique, Answer, [&](const Candidate &C, ProbeAnswer &Notes) {
+        return describe(Ctx, C, Notes);
+      });
 
   if (Answer.Found.Compilers.empty()) {
     return notPresentKeeping(std::move(Answer), "no host C++ compiler found");

@@ -379,19 +379,10 @@ llvm::Expected<ProbeAnswer> NvccProbe::probe(const ProbeContext &Ctx) {
   // Each toolkit is asked on a thread of its own (a few at a time), so
   // toolkits whose nvcc hangs cost one timeout together, not one each; what
   // they said is merged in the order they were found.
-  struct Described {
-    ProbeAnswer Notes; // warnings, inputs and timeouts of this toolkit
-    std::optional<NvccFacts> Facts;
-  };
-  std::vector<Described> Results(Unique.size());
-  runInParallel(Unique.size(), [&](size_t I) {
-    Results[I].Facts = describe(Ctx, *Unique[I], Results[I].Notes);
-  });
-  for (Described &D : Results) {
-    mergeNotes(Answer, std::move(D.Notes));
-    if (D.Facts)
-      Answer.Found.Nvccs.push_back(std::move(*D.Facts));
-  }
+  Answer.Found.Nvccs = describeInParallel<NvccFacts>(
+      Unique, Answer, [&](const Candidate &C, ProbeAnswer &Notes) {
+        return describe(Ctx, C, Notes);
+      });
 
   if (Answer.Found.Nvccs.empty()) {
     return notPresentKeeping(std::move(Answer), Seen.empty()

@@ -103,6 +103,29 @@ void runInParallel(size_t Count, llvm::function_ref<void(size_t)> Fn,
 /// on and timed out in to \p Answer.
 void mergeNotes(ProbeAnswer &Answer, ProbeAnswer &&Notes);
 
+/// Describe(*Items[I], Notes) -> std::optional<Fact> for every item, in
+/// parallel (runInParallel); each one's notes are merged into \p Answer and
+/// the facts found returned, both in the items' order.
+template <typename Fact, typename Item, typename Fn>
+std::vector<Fact> describeInParallel(const std::vector<const Item *> &Items,
+                                     ProbeAnswer &Answer, Fn Describe) {
+  struct Described {
+    ProbeAnswer Notes;
+    std::optional<Fact> Found;
+  };
+  std::vector<Described> Results(Items.size());
+  runInParallel(Items.size(), [&](size_t I) {
+    Results[I].Found = Describe(*Items[I], Results[I].Notes);
+  });
+  std::vector<Fact> Facts;
+  for (Described &D : Results) {
+    mergeNotes(Answer, std::move(D.Notes));
+    if (D.Found)
+      Facts.push_back(std::move(*D.Found));
+  }
+  return Facts;
+}
+
 /// Appends \p Item to \p List unless it is already there.
 void appendUnique(std::vector<std::string> &List, std::string Item);
 
