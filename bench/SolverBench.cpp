@@ -127,6 +127,21 @@ void BM_VersionSetComplement(benchmark::State &S) {
 }
 BENCHMARK(BM_VersionSetComplement);
 
+/// Term::relation as propagation asks it: a decision against the negative
+/// term of a dependency, and a derived range against a positive term.
+void BM_TermRelation(benchmark::State &S) {
+  PackageTerm Decision = PackageTerm::positive(VersionSet::exactly(Version({7})));
+  PackageTerm Dependency = PackageTerm::negative(range(3, 9));
+  PackageTerm Derived =
+      PackageTerm::positive(range(1, 5).unionWith(range(8, 20)));
+  PackageTerm Wanted = PackageTerm::positive(range(4, 12));
+  for (auto _ : S) {
+    benchmark::DoNotOptimize(Decision.relation(Dependency));
+    benchmark::DoNotOptimize(Derived.relation(Wanted));
+  }
+}
+BENCHMARK(BM_TermRelation);
+
 void BM_Solve(benchmark::State &S) {
   PlantedRegistry R(S.range(0), 20, 50, 1);
   for (auto _ : S) {
@@ -137,6 +152,35 @@ void BM_Solve(benchmark::State &S) {
   }
 }
 BENCHMARK(BM_Solve)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+/// The solve and then what `cudadeps resolve` asks after it: for every
+/// package not at its newest version, whether a solution has the newest
+/// (Solver::query on the same solver, at most 32 decisions each). The
+/// difference to BM_Solve is the cost of the explanations.
+void BM_SolveAndExplain(benchmark::State &S) {
+  PlantedRegistry R(S.range(0), 20, 50, 1);
+  for (auto _ : S) {
+    PackageSolver Solver(R, "root", Version({0}));
+    PackageSolveResult Result = Solver.solve();
+    if (!Result.solved()) {
+      S.SkipWithError("the planted registry has a solution");
+      break;
+    }
+    const std::map<std::string, Version> Sol = *Result.Solution;
+    size_t Queries = 0, Failed = 0;
+    for (const auto &[Name, Ver] : Sol) {
+      if (Name == "root" || Ver == Version({20}))
+        continue;
+      PackageSolveResult Why =
+          Solver.query(Name, VersionSet::exactly(Version({20})), 32);
+      ++Queries;
+      Failed += Why.Failure ? 1 : 0;
+    }
+    S.counters["queries"] = double(Queries);
+    S.counters["explained"] = double(Failed);
+  }
+}
+BENCHMARK(BM_SolveAndExplain)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -58,10 +58,12 @@ using namespace encoding;
 
 /// How many decisions the question "why not the newest release from
 /// source?" may make per package. The question reuses what the solve
-/// learned, so a reason is usually found within a few; a problem that needs
-/// more (only in registries of hundreds of packages) leaves the package
-/// without that line rather than re-solving everything per package.
-constexpr unsigned WhyNotDecisions = 32;
+/// learned, so a reason is found within a few: on the shipped manifests and
+/// every test scenario the most any needs is 6 (almost all fail without
+/// deciding anything). A problem that needs more (only in registries of
+/// hundreds of packages) leaves the package without that line rather than
+/// re-solving everything per package.
+constexpr unsigned WhyNotDecisions = 12;
 
 namespace {
 
@@ -829,7 +831,7 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
           Want = Want.intersect(
               FullProv->mapRequirement(Name, Req->second.Range).second);
         PackageSolveResult Why =
-            Full.Solver->query(Name, Want, Sol, WhyNotDecisions);
+            Full.Solver->query(Name, Want, WhyNotDecisions);
         if (Why.Failure) {
           ExplainResult(Why, *FullProv, PR);
           PR.NotPreferred = Name + " " + Newest->VersionText +

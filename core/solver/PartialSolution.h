@@ -166,6 +166,15 @@ public:
     const TermT *Known = known(Package);
     if (!Known)
       return SetRelation::Overlapping;
+    // A decided package is known to be exactly its version (a derivation
+    // never lands on it: its terms are satisfied or contradicted, never
+    // open; and the solver decides only versions its set contains), so one
+    // membership test is the whole relation.
+    const std::optional<V> &Decision = States[Package].Decision;
+    if (Decision)
+      return T.set().contains(*Decision) == T.isPositive()
+                 ? SetRelation::Subset
+                 : SetRelation::Disjoint;
     return Known->relation(T);
   }
 

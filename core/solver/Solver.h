@@ -70,46 +70,64 @@ public:
     for (Fact<P, VS> &F : Provider.facts(Root))
       addFact(std::move(F));
     run();
-    return result();
+    SolveResult<P, V, VS> Result = result();
+    if (Result.Solution) {
+      FirstSolution.assign(Names.size(), std::nullopt);
+      for (auto &[Pkg, Version] : Solution.decisions())
+        FirstSolution[Pkg] = Version;
+      Solved = true;
+    }
+    return Result;
   }
 
   /// After solve(): whether a solution exists in which Package's version is
   /// in Set (e.g. "why not the newest release?"). Everything the first solve
   /// learned is kept (each incompatibility it derived holds for every query),
   /// the dependencies and facts it asked for are not asked again, decisions
-  /// try the versions of \p Prefer (the first solution) first, and packages
-  /// that must leave it before others. A query makes at most \p MaxDecisions
+  /// try the versions of solve()'s solution first, and packages that must
+  /// leave it before others. A query makes at most \p MaxDecisions
   /// decisions: beyond that it ends Undecided (neither a solution nor a
-  /// failure), so that it costs a fraction of a solve. Incompatibilities
-  /// derived from Set itself are dropped afterwards: queries do not affect
-  /// one another.
+  /// failure), so that it costs a fraction of a solve. It ends solved as
+  /// soon as no open package has to leave the first solution and the
+  /// decisions so far, with the first solution's versions for the rest, are
+  /// a solution: every incompatibility that could be broken (one about a
+  /// package that left the first solution, which satisfies all the others)
+  /// is checked, so this is a proof, not a guess. Incompatibilities derived
+  /// from Set itself are dropped afterwards: queries do not affect one
+  /// another.
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
-                              const std::map<P, V> &Prefer,
                               unsigned MaxDecisions) {
+    assert(Solved && "query() asks about a problem that solve() solved");
     Solution = PartialSolution<V, VS>::resume(Solution);
     Solution.ensure(Names.size());
     FailureId.reset();
     Exhausted = false;
+    Completed.clear();
+    CompletionChecks = 2;
     QueryDecisions = MaxDecisions;
-    PreferFirst.assign(Names.size(), std::nullopt);
-    for (const auto &[Name, Version] : Prefer)
-      PreferFirst[id(Name)] = Version;
     IncompatibilityT Pin;
     Pin.Kind = CauseKind::Dependency;
     Pin.Terms.emplace_back(Root, TermT::positive(VS::exactly(RootVersion)));
     Pin.Terms.emplace_back(Package, TermT::negative(Set));
     IncompId PinId = addIncompatibility(std::move(Pin));
     Tainted[PinId] = true;
+    QueryStart = PinId;
     Querying = true;
     run();
     Querying = false;
     SolveResult<P, V, VS> Result = result();
-    // Forget what rests on the pin.
-    for (std::vector<IncompId> &Ids : ByPackage)
-      Ids.erase(std::remove_if(Ids.begin(), Ids.end(),
-                               [&](IncompId Id) { return Tainted[Id]; }),
-                Ids.end());
-    PreferFirst.clear();
+    // Forget what rests on the pin: only this query's incompatibilities
+    // can, and only their packages' lists hold them.
+    for (IncompId Id = PinId; Id < Store.size(); ++Id) {
+      if (!Tainted[Id])
+        continue;
+      for (PackageId Pkg : TermPackages[Id]) {
+        std::vector<IncompId> &Ids = ByPackage[Pkg];
+        Ids.erase(std::remove_if(Ids.begin(), Ids.end(),
+                                 [&](IncompId I) { return Tainted[I]; }),
+                  Ids.end());
+      }
+    }
     return Result;
   }
 
@@ -150,6 +168,11 @@ private:
       Result.Failure = DerivationTree<P, VS>::build(Store, *FailureId, Root);
     } else if (Exhausted) {
       Result.Undecided = true;
+    } else if (!Completed.empty()) {
+      std::map<P, V> Out;
+      for (auto &[Pkg, Version] : Completed)
+        Out.emplace(Names[Pkg], Version);
+      Result.Solution = std::move(Out);
     } else {
       std::map<P, V> Out;
       for (auto &[Pkg, Version] : Solution.decisions())
@@ -168,8 +191,8 @@ private:
       ByPackage.emplace_back();
       Queued.push_back(false);
       Solution.ensure(Names.size());
-      if (!PreferFirst.empty())
-        PreferFirst.emplace_back();
+      if (Solved)
+        FirstSolution.emplace_back();
     }
     return It->second;
   }
@@ -232,7 +255,9 @@ private:
     IncompatibilityT I =
         IncompatibilityT::make(std::move(F.Terms), CauseKind::Custom, Root);
     I.Text = std::move(F.Text);
-    addIncompatibility(std::move(I));
+    IncompId Id = addIncompatibility(std::move(I));
+    if (Solved)
+      LateFacts.push_back(Id);
   }
 
   /// If the incompatibility is almost satisfied, derives the inverse of its
@@ -525,8 +550,71 @@ private:
 
   /// During a query: whether Pkg must move away from the first solution.
   bool mustChange(PackageId Pkg) const {
-    return !PreferFirst[Pkg] ||
-           !Solution.known(Pkg)->set().contains(*PreferFirst[Pkg]);
+    return !FirstSolution[Pkg] ||
+           !Solution.known(Pkg)->set().contains(*FirstSolution[Pkg]);
+  }
+
+  /// During a query in which no open package must leave the first solution:
+  /// whether the decisions, with the first solution's versions for every
+  /// other package it has and the partial solution allows (and no version
+  /// of the rest), break no incompatibility. Only some can be broken: the solution of
+  /// solve() satisfies every external incompatibility added during it (and
+  /// every one about its packages' versions added since: dependencies and
+  /// unavailable versions are the same whenever they are asked), so an
+  /// external one it does not satisfy is a fact first asked by a query
+  /// (LateFacts), and one it does satisfy is broken only through a package
+  /// whose version differs from it there (or that is in one and not the
+  /// other). The incompatibilities of those packages, the late facts and
+  /// this query's own are checked; those resting on an earlier query's pin
+  /// are no longer indexed. When none is broken, the assignment satisfies
+  /// every external incompatibility, hence every derived one: it is a
+  /// solution (every package in it has had its dependencies and facts
+  /// added), stored in Completed.
+  bool completesFirstSolution() {
+    std::vector<const V *> Assigned(Names.size(), nullptr);
+    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
+      if (Solution.decided(Pkg)) {
+        Assigned[Pkg] = &*Solution.state(Pkg).Decision;
+      } else if (const std::optional<V> &F = FirstSolution[Pkg]) {
+        const TermT *Known = Solution.known(Pkg);
+        if (!Known || Known->set().contains(*F) == Known->isPositive())
+          Assigned[Pkg] = &*F;
+      }
+    }
+    auto Same = [&](PackageId Pkg) {
+      const V *A = Assigned[Pkg];
+      const std::optional<V> &F = FirstSolution[Pkg];
+      return bool(A) == F.has_value() && (!A || (!(*A < *F) && !(*F < *A)));
+    };
+    auto Broken = [&](IncompId Id) {
+      for (size_t K = 0; K < TermPackages[Id].size(); ++K) {
+        const V *A = Assigned[TermPackages[Id][K]];
+        const TermT &T = Store[Id].Terms[K].second;
+        bool Holds = A ? T.set().contains(*A) == T.isPositive()
+                       : !T.isPositive();
+        if (!Holds)
+          return false;
+      }
+      return true;
+    };
+    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
+      if (Same(Pkg))
+        continue;
+      for (IncompId Id : ByPackage[Pkg])
+        if (Broken(Id))
+          return false;
+    }
+    for (IncompId Id : LateFacts)
+      if (Broken(Id))
+        return false;
+    for (IncompId Id = QueryStart; Id < Store.size(); ++Id)
+      if (Broken(Id))
+        return false;
+    Completed.clear();
+    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
+      if (Assigned[Pkg])
+        Completed.emplace_back(Pkg, *Assigned[Pkg]);
+    return true;
   }
 
   /// Picks the next package and, if possible, a version of it; returns the
@@ -552,6 +640,14 @@ private:
     }
     if (!AnyOpen)
       return std::nullopt;
+    if (Querying && Solved && CompletionChecks > 0 &&
+        std::none_of(Order.begin(), Order.end(), [&](PackageId Pkg) {
+          return !Solution.decided(Pkg) && mustChange(Pkg);
+        })) {
+      --CompletionChecks;
+      if (completesFirstSolution())
+        return std::nullopt;
+    }
     if (Querying && Solution.decisionLevel() > QueryDecisions) {
       Exhausted = true;
       return std::nullopt;
@@ -578,8 +674,8 @@ private:
     const VS Allowed = Solution.known(Pkg)->set();
 
     std::optional<V> Version;
-    if (Querying && PreferFirst[Pkg] && Allowed.contains(*PreferFirst[Pkg]))
-      Version = PreferFirst[Pkg];
+    if (Querying && FirstSolution[Pkg] && Allowed.contains(*FirstSolution[Pkg]))
+      Version = FirstSolution[Pkg];
     for (const V &Candidate : info(Pkg).Preferred) {
       if (Version)
         break;
@@ -634,11 +730,20 @@ private:
   std::vector<bool> Queued;
   PartialSolution<V, VS> Solution;
   std::optional<IncompId> FailureId;
-  /// During a query: the first solution's version of each package.
-  std::vector<std::optional<V>> PreferFirst;
   bool Querying = false;
   bool Exhausted = false;
   unsigned QueryDecisions = 0;
+  /// During a query: the first incompatibility it added (its pin).
+  IncompId QueryStart = 0;
+  /// How many more times a query may try completesFirstSolution().
+  unsigned CompletionChecks = 0;
+  /// A query's solution found by completesFirstSolution().
+  std::vector<std::pair<PackageId, V>> Completed;
+  /// Whether solve() found a solution, and its version of each package.
+  bool Solved = false;
+  std::vector<std::optional<V>> FirstSolution;
+  /// Facts added after solve() found its solution (asked first by a query).
+  std::vector<IncompId> LateFacts;
 };
 
 /// Solves the dependencies of Root at RootVersion.

@@ -1,0 +1,110 @@
+//===- QueryTest.cpp - questions about variants of a solved problem -------===//
+//
+// Solver::query after solve(): "is there a solution in which this package's
+// version is in this set?", answered with what the solve learned. A query
+// fails with the reason, finds a solution (also by completing the first
+// solution without deciding every package), or ends undecided at its
+// decision bound; queries do not affect one another.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tests/unit/solver/SolverTestSupport.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using namespace cudadeps;
+using namespace cudadeps::testing;
+using ::testing::HasSubstr;
+using Solution = std::map<std::string, std::string>;
+
+namespace {
+
+/// a 2 needs b <2, so the solve takes b 2 with a 1 (b is decided first); a 2
+/// is possible with b 1. c and d are free; e 2 needs a package that does
+/// not exist.
+Registry registry() {
+  Registry R;
+  R.add("root", "1.0.0",
+        {{"a", "any"}, {"b", "any"}, {"c", "any"}, {"d", "any"}, {"e", "any"}})
+      .add("a", "2.0.0", {{"b", "<2.0.0"}})
+      .add("a", "1.0.0")
+      .add("b", "2.0.0")
+      .add("b", "1.0.0")
+      .add("c", "3.0.0")
+      .add("c", "2.0.0")
+      .add("d", "1.0.0")
+      .add("e", "2.0.0", {{"missing", ">=1.0.0"}})
+      .add("e", "1.0.0");
+  return R;
+}
+
+TEST(SolverQuery, TheFirstSolveTakesTheOlderVersions) {
+  Registry R = registry();
+  PackageSolver S(R, "root", ver("1.0.0"));
+  PackageSolveResult First = S.solve();
+  ASSERT_TRUE(First.solved());
+  EXPECT_EQ(solutionOf(First, "root"),
+            (Solution{{"a", "1.0.0"},
+                      {"b", "2.0.0"},
+                      {"c", "3.0.0"},
+                      {"d", "1.0.0"},
+                      {"e", "1.0.0"}}));
+}
+
+TEST(SolverQuery, AnImpossibleVersionFailsWithItsReason) {
+  Registry R = registry();
+  PackageSolver S(R, "root", ver("1.0.0"));
+  ASSERT_TRUE(S.solve().solved());
+  PackageSolveResult Why = S.query("e", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(Why.Failure.has_value());
+  EXPECT_FALSE(Why.Undecided);
+  EXPECT_THAT(explainFailure(*Why.Failure, pubStyle()), HasSubstr("missing"));
+}
+
+TEST(SolverQuery, APossibleVersionIsSolvedByCompletingTheFirstSolution) {
+  Registry R = registry();
+  PackageSolver S(R, "root", ver("1.0.0"));
+  ASSERT_TRUE(S.solve().solved());
+  // a 2 and b 1 are two decisions; root, c, d and e keep the first
+  // solution's versions without being decided (a bound of 2 would stop a
+  // search that decided each of them).
+  PackageSolveResult Why = S.query("a", VersionSet::exactly(ver("2.0.0")), 2);
+  ASSERT_TRUE(Why.solved()) << (Why.Failure ? explainFailure(*Why.Failure,
+                                                              pubStyle())
+                                            : "undecided");
+  EXPECT_EQ(solutionOf(Why, "root"),
+            (Solution{{"a", "2.0.0"},
+                      {"b", "1.0.0"},
+                      {"c", "3.0.0"},
+                      {"d", "1.0.0"},
+                      {"e", "1.0.0"}}));
+}
+
+TEST(SolverQuery, AQueryStopsAtItsDecisionBound) {
+  Registry R = registry();
+  PackageSolver S(R, "root", ver("1.0.0"));
+  ASSERT_TRUE(S.solve().solved());
+  // Deciding a 2 makes b move: a bound of no decision beyond the first
+  // stops there.
+  PackageSolveResult Why = S.query("a", VersionSet::exactly(ver("2.0.0")), 0);
+  EXPECT_TRUE(Why.Undecided);
+  EXPECT_FALSE(Why.solved());
+  EXPECT_FALSE(Why.Failure.has_value());
+}
+
+TEST(SolverQuery, QueriesDoNotAffectOneAnother) {
+  Registry R = registry();
+  PackageSolver S(R, "root", ver("1.0.0"));
+  ASSERT_TRUE(S.solve().solved());
+  // The pin a ==2 excludes b 2; what was learned from it is forgotten.
+  ASSERT_TRUE(S.query("a", VersionSet::exactly(ver("2.0.0")), 12).solved());
+  PackageSolveResult B = S.query("b", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(B.solved());
+  EXPECT_EQ(B.Solution->at("a").str(), "1.0.0");
+  EXPECT_TRUE(S.query("e", VersionSet::exactly(ver("2.0.0")), 12).Failure);
+  // A set that the first solution is in is solved at once.
+  EXPECT_TRUE(S.query("c", VersionSet::atLeast(ver("2.0.0")), 12).solved());
+}
+
+} // namespace
