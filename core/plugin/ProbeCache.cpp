@@ -22,7 +22,7 @@ using namespace llvm;
 namespace cudadeps {
 
 /// Bumped when the entry layout changes; other values are ignored.
-static constexpr int64_t EntryFormat = 2;
+static constexpr int64_t EntryFormat = 3;
 
 std::string ProbeCache::defaultDir(const Environment &Env) {
   SmallString<256> P;
@@ -165,27 +165,17 @@ static json::Object keyOf(const Probe &P, const ProbeContext &Ctx) {
                       {"sysroot", Ctx.SysRoot}};
 }
 
-std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
-                                              const ProbeContext &Ctx) const {
-  if (Dir.empty())
-    return std::nullopt;
-  std::string Path = entryPath(P.name());
-  auto Miss = [&](StringRef Why) -> std::optional<ProbeAnswer> {
-    spdlog::debug("probe cache: {} not used: {}", Path, Why);
+/// The answer \p Entry holds if it is still valid for \p Ctx; otherwise
+/// nullopt with the reason in \p Why. \p Restore is set when it is valid
+/// but a directory's fingerprint changed (the entry should be rewritten).
+static std::optional<ProbeAnswer>
+answerOf(const json::Object &EntryObj, const Probe &P, const ProbeContext &Ctx,
+         StringRef Path, bool &Restore, std::string &Why) {
+  const json::Object *Entry = &EntryObj;
+  auto Miss = [&](StringRef Reason) -> std::optional<ProbeAnswer> {
+    Why = Reason.str();
     return std::nullopt;
   };
-  // An entry is never trusted blindly: a FIFO, /dev/zero or a huge file in
-  // its place is a miss, not a hang or an exhausted memory.
-  Expected<std::string> Text =
-      readBoundedFile(Path, MaxCacheEntryBytes, "probe cache entry");
-  if (!Text)
-    return Miss(toString(Text.takeError()));
-  Expected<json::Value> Parsed = parseJson(*Text);
-  if (!Parsed)
-    return Miss("not valid JSON: " + toString(Parsed.takeError()));
-  const json::Object *Entry = Parsed->getAsObject();
-  if (!Entry)
-    return Miss("not an object");
   for (const auto &[K, V] : keyOf(P, Ctx)) {
     const json::Value *Stored = Entry->get(K);
     if (!Stored || *Stored != V)
@@ -204,7 +194,7 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
     auto InputPath = O ? O->getString("path") : None;
     if (!InputPath)
       return Miss("bad input fingerprint");
-    if (fingerprint(*InputPath) != FP)
+    if (ProbeCache::fingerprint(*InputPath) != FP)
       return Miss((*InputPath + " changed").str().c_str());
   }
   ProbeAnswer A;
@@ -214,7 +204,6 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
     return Miss("incomplete entry");
   // A directory whose fingerprint changed is read again; the entry is
   // rewritten with the new fingerprint when what it holds is the same.
-  bool Restore = false;
   auto NamesIn = [&](const json::Value &V,
                      std::optional<DirListing> &L) -> bool {
     L = listingFromJson(V);
@@ -222,7 +211,7 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
         V.getAsObject() ? V.getAsObject()->get("fingerprint") : nullptr;
     if (!L || !FP)
       return false;
-    if (fingerprint(L->Dir) != *FP) {
+    if (ProbeCache::fingerprint(L->Dir) != *FP) {
       runDirListing(*L);
       Restore = true;
     }
@@ -286,11 +275,74 @@ std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
     return Miss("facts do not parse");
   }
   A.Found = std::move(*Found);
-  spdlog::debug("probe cache: {} hit", P.name());
-  if (Restore)
-    if (Error E = store(P, Ctx, A))
-      spdlog::debug("probe cache: {}", toString(std::move(E)));
   return A;
+}
+
+/// The entries of a cache file: {"entries": [...]}, most recently stored
+/// first; nullptr when it is not one.
+static const json::Array *entriesOf(const json::Value &File) {
+  const json::Object *O = File.getAsObject();
+  return O ? O->getArray("entries") : nullptr;
+}
+
+std::optional<ProbeAnswer> ProbeCache::lookup(const Probe &P,
+                                              const ProbeContext &Ctx) const {
+  if (Dir.empty())
+    return std::nullopt;
+  std::string Path = entryPath(P.name());
+  auto Miss = [&](StringRef Why) -> std::optional<ProbeAnswer> {
+    spdlog::debug("probe cache: {} not used: {}", Path, Why);
+    return std::nullopt;
+  };
+  // An entry is never trusted blindly: a FIFO, /dev/zero or a huge file in
+  // its place is a miss, not a hang or an exhausted memory.
+  Expected<std::string> Text =
+      readBoundedFile(Path, MaxCacheEntryBytes, "probe cache entry");
+  if (!Text)
+    return Miss(toString(Text.takeError()));
+  Expected<json::Value> Parsed = parseJson(*Text);
+  if (!Parsed)
+    return Miss("not valid JSON: " + toString(Parsed.takeError()));
+  const json::Array *Entries = entriesOf(*Parsed);
+  if (!Entries)
+    return Miss("not a list of entries");
+  std::string Reasons;
+  for (const json::Value &E : *Entries) {
+    const json::Object *Entry = E.getAsObject();
+    bool Restore = false;
+    std::string Why = "not an object";
+    std::optional<ProbeAnswer> A =
+        Entry ? answerOf(*Entry, P, Ctx, Path, Restore, Why) : std::nullopt;
+    if (!A) {
+      Reasons += (Reasons.empty() ? "" : "; ") + Why;
+      continue;
+    }
+    spdlog::debug("probe cache: {} hit", P.name());
+    if (Restore)
+      if (Error Err = store(P, Ctx, *A))
+        spdlog::debug("probe cache: {}", toString(std::move(Err)));
+    return A;
+  }
+  return Miss(Reasons.empty() ? "no entries" : Reasons);
+}
+
+/// What tells one situation of the machine from another: the values of the
+/// environment and what the searches found. An entry stored for the same
+/// situation replaces the older one; entries of other situations (a shell's
+/// $PATH and the one pyenv gives Python) are kept side by side.
+static json::Value situationOf(const json::Object &Entry) {
+  json::Array Searches;
+  if (const json::Array *A = Entry.getArray("searches"))
+    for (const json::Value &V : *A)
+      if (std::optional<PathSearch> S = searchFromJson(V))
+        Searches.push_back(json::Object{{"variable", S->Variable},
+                                        {"name", S->Name},
+                                        {"pattern", S->Pattern},
+                                        {"found", strings(S->Found)}});
+  const json::Object *Env = Entry.getObject("env");
+  return json::Object{
+      {"env", Env ? json::Value(json::Object(*Env)) : json::Value(nullptr)},
+      {"searches", std::move(Searches)}};
 }
 
 Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
@@ -326,6 +378,33 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
       {"facts", factsToJson(A.Found)}};
 
   std::string Path = entryPath(P.name());
+  // The new entry first, then the other situations' entries of this probe
+  // (same key), at most MaxEntriesPerProbe in all.
+  json::Value Situation = situationOf(Entry);
+  json::Object Key = keyOf(P, Ctx);
+  json::Array Entries;
+  Entries.push_back(std::move(Entry));
+  if (Expected<std::string> Old =
+          readBoundedFile(Path, MaxCacheEntryBytes, "probe cache entry")) {
+    Expected<json::Value> Parsed = parseJson(*Old);
+    const json::Array *List = Parsed ? entriesOf(*Parsed) : nullptr;
+    if (!Parsed)
+      consumeError(Parsed.takeError());
+    for (const json::Value &V : List ? *List : json::Array()) {
+      const json::Object *O = V.getAsObject();
+      if (!O || Entries.size() >= MaxEntriesPerProbe ||
+          situationOf(*O) == Situation ||
+          !llvm::all_of(Key, [&](const auto &KV) {
+            const json::Value *Stored = O->get(KV.first);
+            return Stored && *Stored == KV.second;
+          }))
+        continue;
+      Entries.push_back(V);
+    }
+  } else {
+    consumeError(Old.takeError());
+  }
+
   StringRef Parent = sys::path::parent_path(Path);
   if (std::error_code EC = sys::fs::create_directories(Parent))
     return createStringError(EC, "cannot create cache directory '%s': %s",
@@ -340,7 +419,10 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
                              Path.c_str(), EC.message().c_str());
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << formatv("{0:2}", json::Value(std::move(Entry))) << '\n';
+    // Compact: a warm run parses every entry of the file it reads.
+    OS << formatv("{0}",
+                  json::Value(json::Object{{"entries", std::move(Entries)}}))
+       << '\n';
     OS.close();
     if (OS.has_error()) {
       std::error_code EC = OS.error();

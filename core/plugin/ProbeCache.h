@@ -20,6 +20,12 @@
 // stale. Errors are never cached, nor are answers in which something timed
 // out.
 //
+// A probe's file keeps up to MaxEntriesPerProbe entries, one per situation
+// (the environment values and what the searches found): a shell and a
+// process that pyenv started see different python3s, and each finds its own
+// entry instead of replacing the other's. An entry stored for the same
+// situation replaces the older one.
+//
 // Entries are written to a temporary file and renamed into place, so a
 // reader never sees half an entry; an entry that cannot be read or parsed is
 // treated as absent.
@@ -41,6 +47,9 @@ namespace cudadeps {
 
 /// A larger entry is not read (an answer is a few kilobytes).
 inline constexpr size_t MaxCacheEntryBytes = 4u << 20;
+/// Entries kept per probe, one per situation (environment values and what
+/// the searches found), the most recently stored first.
+inline constexpr size_t MaxEntriesPerProbe = 4;
 
 class ProbeCache {
 public:

@@ -276,6 +276,37 @@ TEST_F(ProbeCacheTest, PathSearchIsRepeatedInsteadOfComparingTheVariable) {
   EXPECT_EQ(P.Calls, 3);
 }
 
+TEST_F(ProbeCacheTest, EachSituationKeepsItsOwnEntry) {
+  // A shell and a process pyenv started: other values, both warm.
+  auto P = makeProbe();
+  Env.set("CUDA_HOME", "/opt/a");
+  run(*P);
+  Env.set("CUDA_HOME", "/opt/b");
+  run(*P);
+  EXPECT_EQ(P->Calls, 2);
+  for (const char *Home : {"/opt/a", "/opt/b", "/opt/a", "/opt/b"}) {
+    Env.set("CUDA_HOME", Home);
+    EXPECT_TRUE(run(*P).Reports[0].FromCache) << Home;
+  }
+  EXPECT_EQ(P->Calls, 2);
+  // An input that changed replaces that situation's entry, not the other's.
+  Dir.write("toolkit/bin/nvcc", "#!/bin/sh\necho changed\n");
+  EXPECT_FALSE(run(*P).Reports[0].FromCache);
+  EXPECT_TRUE(run(*P).Reports[0].FromCache);
+  EXPECT_EQ(P->Calls, 3);
+  // At most MaxEntriesPerProbe: the oldest situation goes first.
+  for (const char *Home : {"/opt/c", "/opt/d", "/opt/e"}) {
+    Env.set("CUDA_HOME", Home);
+    run(*P);
+  }
+  EXPECT_EQ(P->Calls, 6);
+  Env.set("CUDA_HOME", "/opt/b"); // the most recent four: e, d, c, b
+  EXPECT_TRUE(run(*P).Reports[0].FromCache);
+  Env.set("CUDA_HOME", "/opt/a");
+  EXPECT_FALSE(run(*P).Reports[0].FromCache);
+  EXPECT_EQ(P->Calls, 7);
+}
+
 TEST_F(ProbeCacheTest, ListingIgnoresOtherEntriesButNotNewMatches) {
   std::string Site = Dir.path("site");
   Dir.write("site/a-1.0.dist-info/METADATA", "");
@@ -305,7 +336,7 @@ TEST_F(ProbeCacheTest, ListingIgnoresOtherEntriesButNotNewMatches) {
       llvm::MemoryBuffer::getFile(Cache.entryPath("lister"));
   ASSERT_TRUE(Entry);
   EXPECT_THAT((*Entry)->getBuffer().str(),
-              ::testing::HasSubstr("\"mtime_ns\": 2000000000000000"));
+              ::testing::HasSubstr("\"mtime_ns\":2000000000000000"));
 
   Dir.write("site/b-2.0.dist-info/METADATA", "");
   setModificationTime(Site, 3000000);
