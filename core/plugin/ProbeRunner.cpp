@@ -34,6 +34,8 @@ namespace {
 struct Slot {
   ProbeReport Report;
   Facts Found;
+  /// The cache's answer, looked up before any thread starts.
+  std::optional<ProbeAnswer> Cached;
 };
 } // namespace
 
@@ -51,11 +53,8 @@ static void runOne(Probe &P, const ProbeContext &Ctx,
                   R.Elapsed.count(), R.FromCache ? " (cached)" : "");
   };
 
-  std::optional<ProbeAnswer> Answer;
-  if (Opts.Cache && !Opts.Refresh) {
-    Answer = Opts.Cache->lookup(P, Ctx);
-    R.FromCache = Answer.has_value();
-  }
+  std::optional<ProbeAnswer> Answer = std::move(Out.Cached);
+  R.FromCache = Answer.has_value();
   if (!Answer) {
     Expected<ProbeAnswer> A = P.probe(Ctx);
     if (!A) {
@@ -116,11 +115,20 @@ static void runGuarded(Probe &P, const ProbeContext &Ctx,
 ProbeRun runProbes(ArrayRef<Probe *> Probes, const ProbeContext &Ctx,
                    const ProbeRunOptions &Opts) {
   std::vector<Slot> Slots(Probes.size());
+  // Cached answers first, on this thread: a warm run (a few milliseconds of
+  // file reads) starts no thread, which on a loaded machine would each wait
+  // for a core. Only the probes that must really run get threads.
+  if (Opts.Cache && !Opts.Refresh)
+    for (size_t I = 0; I < Probes.size(); ++I)
+      Slots[I].Cached = Opts.Cache->lookup(*Probes[I], Ctx);
   std::vector<std::thread> Threads;
-  Threads.reserve(Probes.size());
-  for (size_t I = 0; I < Probes.size(); ++I)
-    Threads.emplace_back(runGuarded, std::ref(*Probes[I]), std::cref(Ctx),
-                         std::cref(Opts), std::ref(Slots[I]));
+  for (size_t I = 0; I < Probes.size(); ++I) {
+    if (Slots[I].Cached)
+      runGuarded(*Probes[I], Ctx, Opts, Slots[I]);
+    else
+      Threads.emplace_back(runGuarded, std::ref(*Probes[I]), std::cref(Ctx),
+                           std::cref(Opts), std::ref(Slots[I]));
+  }
   for (std::thread &T : Threads)
     T.join();
 
