@@ -8,10 +8,12 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <thread>
 
@@ -326,7 +328,10 @@ Expected<BuildOutcome> buildPackage(const Package &Pkg,
         << join(S.Argv, " ") << "\n";
     Log.flush();
     ProcessRequest Req = stepRequest(S, Env, StepLog);
+    auto Started = std::chrono::steady_clock::now();
     Expected<ProcessResult> R = runStep(Req, Name, StepLog, Opts);
+    std::chrono::duration<double> Took =
+        std::chrono::steady_clock::now() - Started;
     if (Error E = appendFile(Log, StepLog))
       return std::move(E);
     Log.flush();
@@ -362,6 +367,8 @@ Expected<BuildOutcome> buildPackage(const Package &Pkg,
           << "\n";
       return Error(std::move(Fail));
     }
+    Log << "\n# step " << S.Name << " done in "
+        << format("%.1f", Took.count()) << " s\n";
   }
   Log.close();
 

@@ -227,6 +227,9 @@ TEST_F(BuildTest, CommandBuildGetsTheComputedEnvironmentAndRunsOffline) {
   EXPECT_THAT(EnvText,
               HasSubstr("KNOB=-gencode arch=compute_90,code=sm_90\n"));
   EXPECT_EQ(readWhole(entries()[0] + "/out/archs.txt"), "sm_90\n");
+  // The log says how long each step took.
+  EXPECT_THAT(readWhole(entries()[0] + "/build.log"),
+              ::testing::ContainsRegex("# step command done in [0-9]+\\.[0-9] s\n"));
 
   // The repository is gone: offline, everything comes from the cache.
   ASSERT_FALSE(llvm::sys::fs::remove_directories(Root.sub("script")));
