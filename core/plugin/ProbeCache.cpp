@@ -352,6 +352,22 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
       (A.Inputs.empty() && A.Searches.empty() && A.Listings.empty()) ||
       !A.TimedOut.empty())
     return Error::success();
+  // JSON holds UTF-8 only: an entry whose environment, input paths or texts
+  // are not (a CUDA_HOME with byte 0xff) could not be read back as it was
+  // written -- its inputs would never match -- so it is not written.
+  auto Utf8 = [](const std::vector<std::string> &L) {
+    return llvm::all_of(L, [](const std::string &S) { return json::isUTF8(S); });
+  };
+  bool Representable = Utf8(A.Inputs) && Utf8(A.Searched) &&
+                       Utf8(A.Warnings) && json::isUTF8(A.NotPresentReason);
+  for (const std::string &Name : A.EnvInputs)
+    if (auto V = Ctx.Env.get(Name); V && !json::isUTF8(*V))
+      Representable = false;
+  if (!Representable) {
+    spdlog::debug("probe cache: {} not stored: a value is not UTF-8",
+                  P.name());
+    return Error::success();
+  }
   json::Object Entry = keyOf(P, Ctx);
   json::Object Env;
   for (const std::string &Name : A.EnvInputs)

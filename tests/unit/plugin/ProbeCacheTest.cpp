@@ -129,6 +129,23 @@ TEST_F(ProbeCacheTest, ChangedOrNewEnvInputReprobes) {
   EXPECT_EQ(P->Calls, 3);
 }
 
+// JSON holds UTF-8 only: an answer that rests on a value that is not (a
+// CUDA_HOME with byte 0xff) is not stored, so it is never read back changed.
+TEST_F(ProbeCacheTest, ValuesThatAreNotUtf8AreNotStored) {
+  auto P = makeProbe();
+  Env.set("CUDA_HOME", "/opt/cu\xff" "da");
+  ProbeRun First = run(*P);
+  ProbeRun Second = run(*P);
+  EXPECT_EQ(P->Calls, 2);
+  EXPECT_FALSE(Second.Reports[0].FromCache);
+  EXPECT_FALSE(llvm::sys::fs::exists(Cache.entryPath("fake-nvcc")));
+  // A UTF-8 value is stored as before.
+  Env.set("CUDA_HOME", "/opt/cu\xc3\xa9" "da");
+  run(*P);
+  run(*P);
+  EXPECT_EQ(P->Calls, 3);
+}
+
 TEST_F(ProbeCacheTest, NewProbeVersionOrSysRootReprobes) {
   auto P1 = makeProbe("1");
   run(*P1);
