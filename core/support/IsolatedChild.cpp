@@ -60,6 +60,11 @@ static void closeOtherDescriptors() {
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
+  // A crash of the untrusted code ends the child by its signal, so the
+  // parent can say which: no handler installed in this process (a
+  // sanitizer's, a crash reporter's) turns it into an ordinary exit.
+  for (int Sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    ::signal(Sig, SIG_DFL);
   ::_exit(Child());
 }
 
