@@ -30,7 +30,7 @@
 namespace cudadeps::libgit {
 
 /// Bumped when anything in this header changes.
-inline constexpr int BackendAbiVersion = 1;
+inline constexpr int BackendAbiVersion = 2;
 /// The module's entry point: Backend *cudadeps_git_backend(int AbiVersion),
 /// null when the version is not its own.
 inline constexpr const char *BackendEntryPoint = "cudadeps_git_backend";
@@ -67,6 +67,8 @@ public:
   virtual ~Repository() = default;
   /// The commit HEAD is at (40 hex digits).
   virtual Status headCommit(std::string &Hex) = 0;
+  /// Whether the object \p Hex (40 hex digits) is in the object database.
+  virtual Status hasObject(const std::string &Hex, bool &Present) = 0;
   /// The commit \p Spec names ("refs/tags/v1.0^{commit}").
   virtual Status resolveCommit(const std::string &Spec, std::string &Hex) = 0;
   /// Checks out commit \p Hex, overwriting the work tree, and detaches HEAD

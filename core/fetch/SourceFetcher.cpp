@@ -186,7 +186,7 @@ Expected<FetchedSource> reuse(libgit::Backend &Git, StringRef Dir,
 }
 
 /// A complete cached clone of the same repository (another release of the
-/// package), whose objects a new clone can start from; "" when none.
+/// package) whose objects a new clone can start from; "" when none.
 std::string siblingClone(libgit::Backend &Git, StringRef Parent, StringRef Dir,
                          const FetchRequest &Req) {
   std::error_code EC;
@@ -201,7 +201,14 @@ std::string siblingClone(libgit::Backend &Git, StringRef Parent, StringRef Dir,
     std::string Url;
     if (!Git.open(It->path(), R).ok() || !R->remoteUrl("origin", Url).ok())
       continue;
-    if (Req.Url.Value == Url)
+    if (Req.Url.Value != Url)
+      continue;
+    // A clone whose objects are gone (damaged on disk) is no seed: its
+    // checked-out commit must still be there.
+    std::string Head;
+    bool Present = false;
+    if (R->headCommit(Head).ok() && R->hasObject(Head, Present).ok() &&
+        Present)
       return It->path();
   }
   return "";

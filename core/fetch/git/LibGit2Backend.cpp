@@ -89,6 +89,21 @@ public:
     return S;
   }
 
+  Status hasObject(const std::string &Hex, bool &Present) override {
+    // An existence check only: libgit2 1.5 leaks on the error paths of the
+    // calls that would read a missing object.
+    git_oid Id;
+    Status S = status(git_oid_fromstr(&Id, Hex.c_str()));
+    git_odb *Odb = nullptr;
+    if (S.ok())
+      S = status(git_repository_odb(&Odb, R));
+    if (S.ok()) {
+      Present = git_odb_exists(Odb, &Id) == 1;
+      git_odb_free(Odb);
+    }
+    return S;
+  }
+
   Status resolveCommit(const std::string &Spec, std::string &Hex) override {
     ObjectPtr Commit;
     Status S = status(git_revparse_single(Commit.out(), R, Spec.c_str()));
