@@ -352,8 +352,8 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
       (A.Inputs.empty() && A.Searches.empty() && A.Listings.empty()) ||
       !A.TimedOut.empty())
     return Error::success();
-  // JSON holds UTF-8 only: an entry whose environment, input paths or texts
-  // are not (a CUDA_HOME with byte 0xff) could not be read back as it was
+  // JSON holds UTF-8 only: an entry whose environment, input paths, found
+  // files, listings or texts are not (a CUDA_HOME with byte 0xff) could not be read back as it was
   // written -- its inputs would never match -- so it is not written.
   auto Utf8 = [](const std::vector<std::string> &L) {
     return llvm::all_of(L, [](const std::string &S) { return json::isUTF8(S); });
@@ -363,6 +363,10 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
   for (const std::string &Name : A.EnvInputs)
     if (auto V = Ctx.Env.get(Name); V && !json::isUTF8(*V))
       Representable = false;
+  for (const PathSearch &S : A.Searches)
+    Representable = Representable && Utf8(S.Found);
+  for (const DirListing &L : A.Listings)
+    Representable = Representable && json::isUTF8(L.Dir) && Utf8(L.Names);
   if (!Representable) {
     spdlog::debug("probe cache: {} not stored: a value is not UTF-8",
                   P.name());

@@ -361,6 +361,24 @@ TEST_F(ProbeCacheTest, ListingIgnoresOtherEntriesButNotNewMatches) {
   EXPECT_EQ(P.Calls, 2);
 }
 
+TEST_F(ProbeCacheTest, ListedNamesThatAreNotUtf8AreNotStored) {
+  std::string Site = Dir.path("site");
+  Dir.write("site/a\xff" "b-1.0.dist-info/METADATA", "");
+  FakeProbe P("lister",
+              [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+                ProbeAnswer A;
+                A.What = ProbeAnswer::Kind::NotPresent;
+                DirListing L{Site, "\\.dist-info$", {}};
+                runDirListing(L);
+                A.Listings.push_back(std::move(L));
+                return A;
+              });
+  run(P);
+  EXPECT_FALSE(run(P).Reports[0].FromCache);
+  EXPECT_EQ(P.Calls, 2);
+  EXPECT_FALSE(llvm::sys::fs::exists(Cache.entryPath("lister")));
+}
+
 TEST(ProbeCacheDir, XdgCacheHomeThenHome) {
   MapEnvironment Env(std::map<std::string, std::string>{{"HOME", "/home/u"}});
   EXPECT_EQ(ProbeCache::defaultDir(Env), "/home/u/.cache/cudadeps");
