@@ -12,6 +12,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <memory>
 #include <set>
 
 using namespace llvm;
@@ -244,6 +245,20 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
     if (const Package *Pkg = Lookup(splitExtra(P).first))
       return Strategies(*Pkg, Set);
     return Base.Set(Set);
+  };
+  // A derivation names the same terms many times (thousands of lines for a
+  // registry of hundreds of packages): each set of a package is worded once
+  // (sets compare exactly; a package has few distinct ones).
+  using Wordings = std::vector<std::pair<VersionSet, std::string>>;
+  auto Worded = std::make_shared<std::map<std::string, Wordings>>();
+  S.PackageSet = [Word = S.PackageSet, Worded](const std::string &P,
+                                               const VersionSet &Set) {
+    Wordings &Known = (*Worded)[P];
+    for (const auto &[Seen, Text] : Known)
+      if (Seen == Set)
+        return Text;
+    Known.emplace_back(Set, Word(P, Set));
+    return Known.back().second;
   };
   return S;
 }
