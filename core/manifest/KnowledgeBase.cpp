@@ -687,6 +687,7 @@ bool ToolkitRow::compiles(StringRef Arch) const {
 }
 
 Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
+  Memo = std::make_shared<RangeMemo>(); // the rows change
   DiagnosticEngine Diags(FileName.str(), Text.str());
   Expected<toml::table> Parsed = parseToml(Text, FileName);
   if (!Parsed)
@@ -790,6 +791,14 @@ const ToolkitRow *KnowledgeBase::toolkit(const Version &Nvcc) const {
 }
 
 VersionSet KnowledgeBase::nvccRangeForArch(StringRef Arch) const {
+  std::lock_guard<std::mutex> Guard(Memo->Lock);
+  auto It = Memo->ByArch.find(Arch);
+  if (It == Memo->ByArch.end())
+    It = Memo->ByArch.emplace(Arch.str(), computeNvccRangeForArch(Arch)).first;
+  return It->second;
+}
+
+VersionSet KnowledgeBase::computeNvccRangeForArch(StringRef Arch) const {
   VersionSet All, Out;
   for (const ToolkitRow &Row : Toolkits) {
     All = All.unionWith(Row.Range);

@@ -20,6 +20,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -160,6 +163,15 @@ public:
   }
 
 private:
+  VersionSet computeNvccRangeForArch(llvm::StringRef Arch) const;
+
+  /// nvccRangeForArch's answers: the solver asks for the same archs once per
+  /// toolkit candidate and query. Shared by copies, replaced by addFile.
+  struct RangeMemo {
+    std::mutex Lock;
+    std::map<std::string, VersionSet, std::less<>> ByArch;
+  };
+  std::shared_ptr<RangeMemo> Memo = std::make_shared<RangeMemo>();
   std::vector<ToolkitRow> Toolkits;
   std::vector<DriverFloorRow> Floors;
   std::vector<TorchRow> Torches;
