@@ -627,6 +627,9 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
     Ctx.Err << "cudadeps: error: --provision-from DIR goes with --provision\n";
     return ExitUsage;
   }
+  if (Opts.has("--provision") && Opts.has("--locked"))
+    Ctx.Err << "cudadeps: --provision is ignored with --locked: a locked "
+               "build uses the toolkit its lock names\n";
   if (Opts.has("--provision") && !Opts.has("--locked")) {
     if (S.DryRun)
       Ctx.Out << "plan (nothing is run; cache " << S.CacheDir

@@ -448,8 +448,9 @@ std::vector<std::string> lockDrift(const Lock &Locked, const Lock &Now) {
     Field("source", P.Git + (P.Tag.empty() ? "" : " " + P.Tag),
           N.Git + (N.Tag.empty() ? "" : " " + N.Tag));
     // A commit not known here (the source is not fetched yet) is checked
-    // when it is fetched (build --locked), not reported as drift.
-    if (!N.Commit.empty())
+    // when it is fetched (build --locked), not reported as drift; a lock
+    // written before the source was fetched records none and pins none.
+    if (!N.Commit.empty() && !P.Commit.empty())
       Field("commit", P.Commit, N.Commit);
   }
   for (const LockedPackage &N : Now.Packages)

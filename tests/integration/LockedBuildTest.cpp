@@ -74,6 +74,12 @@ TEST_F(LockedBuild, BuildsWhenTheLockHoldsAndNothingWhenItDrifted) {
   EXPECT_EQ(Built.Code, 0) << Built.Out << Built.Err;
   EXPECT_THAT(Built.Err, HasSubstr("locked: " + Lock + " holds"));
   EXPECT_THAT(Built.Out, HasSubstr("scripted 1.0: built for sm_90"));
+
+  // A locked build never provisions, and says so.
+  RunResult Provision = run({"build", Manifest, "--locked", "--provision"});
+  EXPECT_EQ(Provision.Code, 0) << Provision.Out << Provision.Err;
+  EXPECT_THAT(Provision.Err, HasSubstr("--provision is ignored with --locked"));
+  EXPECT_THAT(Provision.Out, HasSubstr("scripted 1.0: cache hit"));
 }
 
 TEST_F(LockedBuild, ATagThatMovedFromTheLockedCommitIsNotBuilt) {
