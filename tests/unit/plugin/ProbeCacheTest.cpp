@@ -51,6 +51,19 @@ protected:
         std::move(Ver));
   }
 
+  /// A probe whose answer rests on the *.dist-info entries of \p Site.
+  static FakeProbe lister(std::string Site) {
+    return FakeProbe(
+        "lister", [Site](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+          ProbeAnswer A;
+          A.What = ProbeAnswer::Kind::NotPresent;
+          DirListing L{Site, "\\.dist-info$", {}};
+          runDirListing(L);
+          A.Listings.push_back(std::move(L));
+          return A;
+        });
+  }
+
   ProbeRun run(FakeProbe &P, bool Refresh = false) {
     ProbeRunOptions O;
     O.Cache = &Cache;
@@ -327,15 +340,7 @@ TEST_F(ProbeCacheTest, EachSituationKeepsItsOwnEntry) {
 TEST_F(ProbeCacheTest, ListingIgnoresOtherEntriesButNotNewMatches) {
   std::string Site = Dir.path("site");
   Dir.write("site/a-1.0.dist-info/METADATA", "");
-  FakeProbe P("lister",
-              [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
-                ProbeAnswer A;
-                A.What = ProbeAnswer::Kind::NotPresent;
-                DirListing L{Site, "\\.dist-info$", {}};
-                runDirListing(L);
-                A.Listings.push_back(std::move(L));
-                return A;
-              });
+  FakeProbe P = lister(Site);
   run(P);
   setModificationTime(Site, 1000000);
   run(P); // the first run's fingerprint is older: read again, same names
@@ -364,15 +369,7 @@ TEST_F(ProbeCacheTest, ListingIgnoresOtherEntriesButNotNewMatches) {
 TEST_F(ProbeCacheTest, ListedNamesThatAreNotUtf8AreNotStored) {
   std::string Site = Dir.path("site");
   Dir.write("site/a\xff" "b-1.0.dist-info/METADATA", "");
-  FakeProbe P("lister",
-              [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
-                ProbeAnswer A;
-                A.What = ProbeAnswer::Kind::NotPresent;
-                DirListing L{Site, "\\.dist-info$", {}};
-                runDirListing(L);
-                A.Listings.push_back(std::move(L));
-                return A;
-              });
+  FakeProbe P = lister(Site);
   run(P);
   EXPECT_FALSE(run(P).Reports[0].FromCache);
   EXPECT_EQ(P.Calls, 2);
