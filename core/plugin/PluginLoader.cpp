@@ -50,6 +50,8 @@ public:
   StringRef version() const override { return Ver; }
   std::string origin() const override { return Path; }
   Expected<ProbeAnswer> probe(const ProbeContext &Ctx) override;
+  /// The plugin is loaded and asked in an isolated (forked) child.
+  bool forksChildren() const override { return true; }
 
 private:
   Error pluginError(const Twine &Message) const;

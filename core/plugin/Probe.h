@@ -119,6 +119,13 @@ public:
   /// Where it came from: "built-in" or the .so path.
   virtual std::string origin() const { return "built-in"; }
   virtual llvm::Expected<ProbeAnswer> probe(const ProbeContext &Ctx) = 0;
+  /// True when the probe runs code in a forked child that does not exec (a
+  /// plugin, libcuda): runProbes then runs it on the calling thread before
+  /// any probe thread starts. A child forked while other threads run inherits
+  /// whatever lock one of them held at that instant (the allocator's, the
+  /// loader's) and may hang on it: after fork() in a multithreaded process
+  /// only async-signal-safe work is allowed.
+  virtual bool forksChildren() const { return false; }
 };
 
 } // namespace cudadeps

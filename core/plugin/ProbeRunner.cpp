@@ -121,14 +121,20 @@ ProbeRun runProbes(ArrayRef<Probe *> Probes, const ProbeContext &Ctx,
   if (Opts.Cache && !Opts.Refresh)
     for (size_t I = 0; I < Probes.size(); ++I)
       Slots[I].Cached = Opts.Cache->lookup(*Probes[I], Ctx);
-  std::vector<std::thread> Threads;
+  // Then, still before any thread starts, the probes that fork children
+  // which do not exec (plugins, libcuda): forked while other threads run, a
+  // child may inherit a lock one of them holds and hang (Probe::forksChildren).
+  std::vector<bool> Here(Probes.size());
   for (size_t I = 0; I < Probes.size(); ++I) {
-    if (Slots[I].Cached)
+    Here[I] = Slots[I].Cached.has_value() || Probes[I]->forksChildren();
+    if (Here[I])
       runGuarded(*Probes[I], Ctx, Opts, Slots[I]);
-    else
+  }
+  std::vector<std::thread> Threads;
+  for (size_t I = 0; I < Probes.size(); ++I)
+    if (!Here[I])
       Threads.emplace_back(runGuarded, std::ref(*Probes[I]), std::cref(Ctx),
                            std::cref(Opts), std::ref(Slots[I]));
-  }
   for (std::thread &T : Threads)
     T.join();
 

@@ -78,6 +78,8 @@ public:
   llvm::StringRef name() const override { return "driver"; }
   llvm::StringRef version() const override { return "1"; }
   llvm::Expected<ProbeAnswer> probe(const ProbeContext &Ctx) override;
+  /// libcuda is loaded and asked in an isolated (forked) child.
+  bool forksChildren() const override { return true; }
 
 private:
   void askLibcuda(const ProbeContext &Ctx, DriverFacts &Driver,

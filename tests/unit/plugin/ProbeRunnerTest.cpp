@@ -7,9 +7,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 using namespace cudadeps;
 using namespace cudadeps::test;
@@ -75,6 +77,50 @@ TEST_F(ProbeRunnerTest, ProbesRunConcurrently) {
   ProbeRun R = runProbes({&A, &B}, Ctx);
   EXPECT_EQ(R.Reports[0].What, ProbeReport::Status::NotPresent);
   EXPECT_EQ(R.Reports[1].What, ProbeReport::Status::NotPresent);
+}
+
+/// A probe that says it forks children that do not exec (a plugin, libcuda).
+class ForkingProbe : public FakeProbe {
+public:
+  using FakeProbe::FakeProbe;
+  bool forksChildren() const override { return true; }
+};
+
+// A child forked while other threads run may inherit a lock one of them
+// holds: probes that fork run on the calling thread before any thread starts.
+TEST_F(ProbeRunnerTest, ForkingProbesRunAloneOnTheCallingThread) {
+  std::atomic<int> ThreadedStarted{0};
+  auto Threaded = [&](const char *Name) {
+    return std::make_unique<FakeProbe>(
+        Name, [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+          ++ThreadedStarted;
+          return ProbeAnswer{};
+        });
+  };
+  std::thread::id Caller = std::this_thread::get_id();
+  std::vector<std::pair<std::thread::id, int>> Seen;
+  auto Forking = [&](const char *Name) {
+    return std::make_unique<ForkingProbe>(
+        Name, [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+          Seen.emplace_back(std::this_thread::get_id(), ThreadedStarted.load());
+          return ProbeAnswer{};
+        });
+  };
+  auto A = Threaded("a");
+  auto F1 = Forking("f1");
+  auto B = Threaded("b");
+  auto F2 = Forking("f2");
+  ProbeRun Run = runProbes({A.get(), F1.get(), B.get(), F2.get()}, Ctx, {});
+  ASSERT_EQ(Seen.size(), 2u);
+  for (const auto &[Id, Started] : Seen) {
+    EXPECT_EQ(Id, Caller);
+    EXPECT_EQ(Started, 0);
+  }
+  EXPECT_EQ(ThreadedStarted.load(), 2);
+  // Reports keep the probes' order.
+  ASSERT_EQ(Run.Reports.size(), 4u);
+  EXPECT_EQ(Run.Reports[1].Name, "f1");
+  EXPECT_EQ(Run.Reports[3].Name, "f2");
 }
 
 TEST_F(ProbeRunnerTest, ErrorBecomesAReportNamingTheProbeNotACrash) {
