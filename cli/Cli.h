@@ -15,11 +15,16 @@
 namespace cudadeps::cli {
 
 /// What every subcommand gets: its streams and where cudadeps is installed.
+class PrintableStream;
+
 struct Context {
   llvm::raw_ostream &Out; // results (stdout)
   llvm::raw_ostream &Err; // diagnostics (stderr)
   std::string Prefix;     // install prefix: <prefix>/bin/cudadeps
   bool Color = false;     // colour on stdout (a TTY and no NO_COLOR)
+  /// Set when Out and Err are PrintableStreams (cli/PrintableStream.h).
+  PrintableStream *OutFilter = nullptr;
+  PrintableStream *ErrFilter = nullptr;
 
   /// <prefix>/share/cudadeps/manifests
   std::string installedRegistry() const;

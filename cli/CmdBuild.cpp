@@ -11,6 +11,7 @@
 #include "cli/EmitQuoting.h"
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
+#include "cli/PrintableStream.h"
 #include "cli/Prepared.h"
 #include "cli/ResolveLock.h"
 #include "cli/ResolveRender.h"
@@ -99,7 +100,7 @@ std::string showArgv(ArrayRef<std::string> Argv) {
       Words.push_back(*W);
     } else {
       consumeError(W.takeError());
-      Words.push_back("'" + A + "'");
+      Words.push_back("'" + printableText(A) + "'");
     }
   }
   return join(Words, " ");
@@ -187,7 +188,7 @@ public:
   }
   void line(const std::string &L) {
     finish();
-    Err << L << '\n';
+    Err << printableText(L) << '\n';
     Err.flush();
   }
 
@@ -198,7 +199,7 @@ private:
         .count();
   }
   void redraw(const std::string &L) {
-    Err << "\r\x1b[K" << StringRef(L).take_front(160);
+    Err << "\r\x1b[K" << printableText(StringRef(L).take_front(160));
     Err.flush();
     Drawn = true;
   }
@@ -589,7 +590,10 @@ std::optional<int> provisionToolkit(Session &S, Prepared &P) {
   return std::nullopt;
 }
 
-int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
+/// build and install, on a Context whose streams show every line through
+/// printableText (paths, names and tool messages fill most of it).
+static int buildOrInstall(Context &Ctx, const ParsedOptions &Opts,
+                          bool Install) {
   StringRef Name = Install ? "install" : "build";
   if (Opts.Positionals.empty()) {
     Ctx.Err << "cudadeps: error: " << Name
@@ -603,7 +607,9 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
   S.DryRun = Opts.has("--dry-run");
   S.CacheDir = cacheDirFrom(Opts);
   S.BaseEnv = RealEnvironment().all();
-  S.Prog = std::make_unique<Progress>(Ctx.Err);
+  // Progress redraws its line with escapes of its own; it shows each of
+  // its lines through printableText.
+  S.Prog = std::make_unique<Progress>(unfilteredErr(Ctx));
   if (Opts.has("--jobs")) {
     unsigned J = 0;
     if (StringRef(Opts.get("--jobs")).getAsInteger(10, J) || J == 0 ||
@@ -642,7 +648,7 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
       return *Stop;
   }
   if (P->Result.Status == ResolveStatus::Unsatisfiable) {
-    renderText(P->Result, Ctx.Out, Ctx.Color);
+    renderText(P->Result, unfilteredOut(Ctx), Ctx.Color);
     return ExitUnsatisfiable;
   }
   if (Opts.has("--lock") && !Opts.has("--locked")) {
@@ -657,7 +663,7 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
     if (!L)
       return reportError(L.takeError(), Ctx, ExitUsage);
     if (!(*L)->Drift.empty()) {
-      renderText(P->Result, Ctx.Out, Ctx.Color);
+      renderText(P->Result, unfilteredOut(Ctx), Ctx.Color);
       renderLockText(**L, Ctx.Out);
       Ctx.Out << "nothing was built: the lock does not hold\n";
       return ExitUnsatisfiable;
@@ -707,7 +713,7 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
           return reportRunError(S, R.takeError());
         P->Result = std::move(*R);
         if (P->Result.Status == ResolveStatus::Unsatisfiable) {
-          renderText(P->Result, Ctx.Out, Ctx.Color);
+          renderText(P->Result, unfilteredOut(Ctx), Ctx.Color);
           return ExitUnsatisfiable;
         }
         S.ToInstall.clear();
@@ -749,6 +755,11 @@ int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
 ArrayRef<OptionSpec> buildOptions() {
   static const std::vector<OptionSpec> Specs = buildOptionTable();
   return Specs;
+}
+
+int runBuildOrInstall(Context &Ctx, const ParsedOptions &Opts, bool Install) {
+  PrintableContext Shown(Ctx);
+  return buildOrInstall(Shown.get(), Opts, Install);
 }
 
 int runBuild(Context &Ctx, const ParsedOptions &Opts) {

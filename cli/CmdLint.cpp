@@ -2,6 +2,7 @@
 #include "cli/Commands.h"
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
+#include "cli/PrintableStream.h"
 #include "core/manifest/Consistency.h"
 #include "core/manifest/KnowledgeBase.h"
 #include "core/manifest/ManifestLoader.h"
@@ -26,7 +27,7 @@ static void printWarnings(ArrayRef<Diagnostic> Warnings, Context &Ctx) {
     Ctx.Err << W.render();
 }
 
-int runLint(Context &Ctx, const ParsedOptions &Opts) {
+static int lint(Context &Ctx, const ParsedOptions &Opts) {
   if (Opts.Positionals.empty()) {
     Ctx.Err << "cudadeps: error: lint needs at least one MANIFEST\n"
                "usage: cudadeps lint MANIFEST...\n";
@@ -76,6 +77,13 @@ int runLint(Context &Ctx, const ParsedOptions &Opts) {
     Ctx.Out << Path << ": ok\n";
   }
   return Code;
+}
+
+/// lint, on a Context that shows every line through printableText (the
+/// manifests' paths are the user's).
+int runLint(Context &Ctx, const ParsedOptions &Opts) {
+  PrintableContext Shown(Ctx);
+  return lint(Shown.get(), Opts);
 }
 
 } // namespace cudadeps::cli

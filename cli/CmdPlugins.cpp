@@ -1,6 +1,7 @@
 //===- CmdPlugins.cpp - cudadeps plugins: loaded probes and their origin ---===//
 #include "cli/Commands.h"
 #include "cli/ExitCodes.h"
+#include "cli/PrintableStream.h"
 #include "core/plugin/MachineFacts.h"
 #include "core/support/Printable.h"
 #include "plugins/Builtin.h"
@@ -52,7 +53,7 @@ bool reportPluginFailures(Context &Ctx,
   return Any;
 }
 
-int runPlugins(Context &Ctx, const ParsedOptions &Opts) {
+static int plugins(Context &Ctx, const ParsedOptions &Opts) {
   if (!Opts.Positionals.empty()) {
     Ctx.Err << "cudadeps: error: plugins takes no arguments (got '"
             << Opts.Positionals.front() << "')\n";
@@ -93,6 +94,13 @@ int runPlugins(Context &Ctx, const ParsedOptions &Opts) {
   if (reportPluginFailures(Ctx, Set.Failures, Search.CommandLine))
     return ExitUsage;
   return ExitOk;
+}
+
+/// plugins, on a Context that shows every line through printableText (a
+/// plugin's name, version and failure are its own).
+int runPlugins(Context &Ctx, const ParsedOptions &Opts) {
+  PrintableContext Shown(Ctx);
+  return plugins(Shown.get(), Opts);
 }
 
 } // namespace cudadeps::cli

@@ -2,6 +2,7 @@
 #include "cli/Commands.h"
 #include "cli/ExitCodes.h"
 #include "cli/MachineSetup.h"
+#include "cli/PrintableStream.h"
 #include "cli/ToolkitPlan.h"
 #include "core/support/Interrupt.h"
 #include "core/toolkit/ToolkitInstaller.h"
@@ -213,7 +214,7 @@ static int runToolkitRemove(Context &Ctx, const ParsedOptions &Opts) {
   return ExitOk;
 }
 
-int runToolkit(Context &Ctx, const ParsedOptions &Opts) {
+static int toolkit(Context &Ctx, const ParsedOptions &Opts) {
   StringRef Sub = Opts.Positionals.empty() ? "" : StringRef(Opts.Positionals[0]);
   if (Sub == "install")
     return runToolkitInstall(Ctx, Opts);
@@ -227,6 +228,13 @@ int runToolkit(Context &Ctx, const ParsedOptions &Opts) {
           << "\nusage: cudadeps toolkit install VERSION [--from DIR|FILE] | "
              "list | remove VERSION\n";
   return ExitUsage;
+}
+
+/// toolkit, on a Context that shows every line through printableText
+/// (store paths come from the environment, origin records from disk).
+int runToolkit(Context &Ctx, const ParsedOptions &Opts) {
+  PrintableContext Shown(Ctx);
+  return toolkit(Shown.get(), Opts);
 }
 
 } // namespace cudadeps::cli

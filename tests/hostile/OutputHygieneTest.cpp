@@ -12,6 +12,8 @@
 #include "tests/support/FakeToolkit.h"
 #include "tests/support/RunCli.h"
 
+#include "cli/PrintableStream.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <gmock/gmock.h>
@@ -198,6 +200,51 @@ TEST(OutputHygiene, EmitWithoutOutputHonoursJson) {
   ASSERT_TRUE(Emit) << R.Out;
   EXPECT_EQ(Emit->getString("kind"), llvm::Optional<llvm::StringRef>("cmake"));
   EXPECT_EQ(Emit->get("file")->kind(), llvm::json::Value::Null);
+}
+
+// lint, toolkit and plugins print mostly others' values (the manifest's
+// path, the store under $XDG_DATA_HOME, a --plugin path): each line is shown
+// through printableText, so none reaches the terminal raw.
+TEST(OutputHygiene, LintToolkitAndPluginsShowPathsEscaped) {
+  TempDir T;
+  ASSERT_TRUE(T.ok());
+  std::string Manifest = T.sub("a\x1b[31mb.toml");
+  writeFile(Manifest, readWhole(Scenarios + "/demo-project.toml"));
+  RunResult Lint = runCudadeps(
+      {"lint", Manifest, "--registry", Scenarios + "/registry"}, quietEnv(T));
+  EXPECT_EQ(Lint.Code, 0) << Lint.Err;
+  EXPECT_THAT(Lint.Out, HasSubstr("a\\x1b[31mb.toml: ok"));
+  EXPECT_EQ(firstControl(Lint.Out + Lint.Err), "") << Lint.Out << Lint.Err;
+
+  auto Env = quietEnv(T);
+  Env["XDG_DATA_HOME"] = T.sub("d\x1b]0;pwned\x07");
+  RunResult List = runCudadeps({"toolkit", "list"}, Env);
+  EXPECT_EQ(List.Code, 0) << List.Err;
+  EXPECT_THAT(List.Out, HasSubstr("d\\x1b]0;pwned\\x07/cudadeps/toolkits"));
+  EXPECT_EQ(firstControl(List.Out + List.Err), "") << List.Out << List.Err;
+
+  RunResult Plugins =
+      runCudadeps({"plugins", "--plugin", T.sub("p\x1b[2J.so")}, quietEnv(T));
+  EXPECT_EQ(Plugins.Code, 2);
+  EXPECT_THAT(Plugins.Out, HasSubstr("--plugin " + T.sub("p\\x1b[2J.so")));
+  EXPECT_EQ(firstControl(Plugins.Out + Plugins.Err), "")
+      << Plugins.Out << Plugins.Err;
+}
+
+// A PrintableStream holds a line until it ends, so a UTF-8 sequence that
+// arrives in two writes is kept, while control bytes are escaped.
+TEST(OutputHygiene, PrintableStreamKeepsSplitUtf8AndEscapesControls) {
+  std::string Shown;
+  {
+    llvm::raw_string_ostream Under(Shown);
+    cudadeps::cli::PrintableStream S(Under);
+    S << "caf\xc3";
+    S << "\xa9 \x1b[2J\n";
+    S << "tail\x07";
+    EXPECT_EQ(Under.str(), "caf\xc3\xa9 \\x1b[2J\n");
+    S.unfiltered() << "\x1b[K";
+  }
+  EXPECT_EQ(Shown, "caf\xc3\xa9 \\x1b[2J\ntail\\x07\x1b[K");
 }
 
 } // namespace
