@@ -133,7 +133,7 @@ Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
           "probe " + Rep.Name + ": " + T.What + " timed out after " +
           probes::formatSeconds(T.After) +
           "; what it would have found is missing from the facts");
-  return std::move(P);
+  return P;
 }
 
 namespace {

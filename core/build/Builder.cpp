@@ -333,7 +333,7 @@ Expected<BuildOutcome> buildPackage(const Package &Pkg,
     std::chrono::duration<double> Took =
         std::chrono::steady_clock::now() - Started;
     if (Error E = appendFile(Log, StepLog))
-      return std::move(E);
+      return E;
     Log.flush();
     if (interruptRequested() || (R && R->Interrupted)) {
       if (!R)
@@ -408,13 +408,13 @@ Expected<BuildOutcome> buildPackage(const Package &Pkg,
   for (const std::string &W : Entry.Wheels)
     Names.push_back(sys::path::filename(W).str());
   if (Error E = Cache.commit(*Tmp, Entry, *K))
-    return std::move(E);
+    return E;
   Committed = true;
   Entry.Wheels.clear();
   for (const std::string &N : Names) {
     Entry.Wheels.push_back(path(Entry.OutDir, N));
     if (Error E = publishWheel(Entry.Wheels.back(), Cache.wheelsDir()))
-      return std::move(E);
+      return E;
   }
   O.Entry = std::move(Entry);
   return O;

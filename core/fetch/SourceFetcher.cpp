@@ -80,7 +80,7 @@ struct Callbacks : libgit::Progress {
 Expected<std::string> headCommit(libgit::Repository &R, StringRef Where) {
   std::string Hex;
   if (Error E = check(R.headCommit(Hex), "cannot read HEAD of " + Where))
-    return std::move(E);
+    return E;
   return Hex;
 }
 
@@ -92,11 +92,11 @@ Expected<std::string> checkoutTag(libgit::Repository &R,
   if (Error E =
           check(R.resolveCommit(Spec, Commit),
                 "tag '" + Req.Tag.Value + "' not found in " + Req.Url.Value))
-    return std::move(E);
+    return E;
   if (Error E = check(R.checkoutDetached(Commit, C),
                       "cannot check out tag '" + Req.Tag.Value + "' of " +
                           Req.Url.Value))
-    return std::move(E);
+    return E;
   return Commit;
 }
 
@@ -161,7 +161,7 @@ Expected<FetchedSource> reuse(libgit::Backend &Git, StringRef Dir,
   Repo R;
   if (Error E =
           check(Git.open(Dir.str(), R), "cannot open the cached clone " + Dir))
-    return std::move(E);
+    return E;
   Expected<std::string> Head = headCommit(*R, Dir);
   if (!Head)
     return Head.takeError();
@@ -170,14 +170,14 @@ Expected<FetchedSource> reuse(libgit::Backend &Git, StringRef Dir,
   if (Error E = check(R->resolveCommit(Spec, TagCommit),
                       "the cached clone " + Dir + " has no tag '" +
                           Req.Tag.Value + "'"))
-    return std::move(E);
+    return E;
   if (TagCommit != *Head)
     return createStringError(inconvertibleErrorCode(),
                              "the cached clone %s is at %s, not at tag '%s'",
                              Dir.str().c_str(), Head->c_str(),
                              Req.Tag.Value.c_str());
   if (Error E = verifyPin(Req, *Head))
-    return std::move(E);
+    return E;
   FetchedSource S;
   S.Dir = Dir.str();
   S.Commit = *Head;
@@ -269,12 +269,12 @@ std::string sourceDirFor(const FetchRequest &R, StringRef CacheDir) {
 Expected<FetchedSource> fetchSource(const FetchRequest &Req,
                                     const FetchOptions &Opts) {
   if (Error E = validateGitUrl(Req.Url))
-    return std::move(E);
+    return E;
   if (Error E = validateGitRef(Req.Tag))
-    return std::move(E);
+    return E;
   if (Error E = validateCachePath({Req.Package + "-" + Req.VersionText,
                                    Req.Url.Loc}))
-    return std::move(E);
+    return E;
   Expected<libgit::Backend *> Git = loadGitBackend(Opts.GitModule);
   if (!Git)
     return Git.takeError();
@@ -336,7 +336,7 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
   if (std::string Seed = siblingClone(**Git, Parent, Dir, Req); !Seed.empty()) {
     if (Error E = seedClone(**Git, R, Seed, Tmp, Req, C)) {
       if (E.isA<InterruptedError>())
-        return std::move(E);
+        return E;
       spdlog::debug("fetch: not seeding from {}: {}", Seed,
                     toString(std::move(E)));
       R.reset();
@@ -351,7 +351,7 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
     if (Error E = check((*Git)->clone(Req.Url.Value, std::string(Tmp), C, R),
                         "cannot clone " + Req.Url.Value + " (for tag '" +
                             Req.Tag.Value + "')"))
-      return std::move(E);
+      return E;
   }
   S.ReceivedBytes = C.Last.ReceivedBytes;
   S.ReceivedObjects = C.Last.ReceivedObjects;
@@ -359,10 +359,10 @@ Expected<FetchedSource> fetchSource(const FetchRequest &Req,
   if (!Commit)
     return Commit.takeError();
   if (Error E = verifyPin(Req, *Commit))
-    return std::move(E);
+    return E;
   if (Req.Submodules)
     if (Error E = updateSubmodules(*R, Req.Url.Value, C, S.Submodules, 0))
-      return std::move(E);
+      return E;
   S.ReceivedBytes = std::max(S.ReceivedBytes, C.Last.ReceivedBytes);
   R.reset();
   if (std::error_code EC = sys::fs::rename(Tmp, Dir))
