@@ -4,10 +4,9 @@
 // The git backend (core/fetch/GitBackend.h) is opened on the first fetch, from
 // <prefix>/lib/cudadeps/libcudadeps-git.so beside <prefix>/bin/ of the
 // running executable: the build tree has the same layout, so build/bin/*
-// finds build/lib/cudadeps/ and an installed cudadeps its own prefix. Each
-// way it can fail has its own message: the file cannot be loaded (dlerror),
-// it is not a cudadeps git module (no entry point), or it belongs to another
-// build of cudadeps (the ABI version differs).
+// finds build/lib/cudadeps/ and an installed cudadeps its own prefix
+// (core/support/LoadableModule.h, which gives each way it can fail its own
+// message).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_FETCH_GITMODULE_H

@@ -1,6 +1,7 @@
 #include "core/toolkit/WheelArchive.h"
 
 #include "core/support/Interrupt.h"
+#include "core/toolkit/ZipModule.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -14,23 +15,12 @@
 #include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zip.h>
 
 using namespace llvm;
 
 namespace cudadeps {
 
 namespace {
-
-struct ZipCloser {
-  void operator()(zip_t *Z) const { zip_discard(Z); }
-};
-using ZipPtr = std::unique_ptr<zip_t, ZipCloser>;
-
-struct ZipFileCloser {
-  void operator()(zip_file_t *F) const { zip_fclose(F); }
-};
-using ZipFilePtr = std::unique_ptr<zip_file_t, ZipFileCloser>;
 
 /// Quotes an archive member name for a message: printable ASCII as is,
 /// anything else as \xNN, at most 200 bytes.
@@ -52,34 +42,28 @@ Error archiveError(StringRef Path, const Twine &Message) {
                            Path.str().c_str(), Message.str().c_str());
 }
 
-Expected<ZipPtr> openArchive(StringRef Path) {
-  int Code = 0;
-  zip_t *Z = zip_open(Path.str().c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &Code);
-  if (!Z) {
-    zip_error_t E;
-    zip_error_init_with_code(&E, Code);
-    std::string Msg = zip_error_strerror(&E);
-    zip_error_fini(&E);
-    return archiveError(Path, "cannot read the archive: " + Msg);
-  }
-  return ZipPtr(Z);
+Expected<std::unique_ptr<libzip::Reader>> openArchive(StringRef Path) {
+  Expected<libzip::Backend *> Zip = loadZipBackend();
+  if (!Zip)
+    return Zip.takeError();
+  std::unique_ptr<libzip::Reader> Z;
+  if (libzip::Status S = (*Zip)->openArchive(Path.str(), Z); !S.ok())
+    return archiveError(Path, "cannot read the archive: " + S.Message);
+  return Z;
 }
 
-Expected<ArchiveMember> memberAt(zip_t *Z, zip_uint64_t I, StringRef Path) {
-  zip_stat_t St;
-  zip_stat_init(&St);
-  if (zip_stat_index(Z, I, 0, &St) != 0 || !(St.valid & ZIP_STAT_NAME))
+Expected<ArchiveMember> memberAt(libzip::Reader &Z, uint64_t I,
+                                 StringRef Path) {
+  libzip::MemberInfo Info;
+  if (libzip::Status S = Z.stat(I, Info); !S.ok())
     return archiveError(Path, "cannot read member " + Twine(I) + ": " +
-                                  zip_strerror(Z));
+                                  S.Message);
   ArchiveMember M;
-  M.Name = St.name;
-  M.Size = (St.valid & ZIP_STAT_SIZE) ? St.size : 0;
+  M.Name = std::move(Info.Name);
+  M.Size = Info.HasSize ? Info.Size : 0;
   M.IsDirectory = StringRef(M.Name).endswith("/");
-  zip_uint8_t OpSys = 0;
-  zip_uint32_t Attr = 0;
-  if (zip_file_get_external_attributes(Z, I, 0, &OpSys, &Attr) == 0 &&
-      OpSys == ZIP_OPSYS_UNIX) {
-    unsigned Mode = Attr >> 16;
+  if (Info.HasUnixAttributes) {
+    unsigned Mode = Info.UnixAttributes >> 16;
     M.Mode = Mode & 0777;
     M.IsSymlink = S_ISLNK(Mode);
     if (S_ISDIR(Mode))
@@ -88,17 +72,27 @@ Expected<ArchiveMember> memberAt(zip_t *Z, zip_uint64_t I, StringRef Path) {
   return M;
 }
 
-/// Reads a whole member (a link target) of at most \p Limit bytes.
-Expected<std::string> readMember(zip_t *Z, zip_uint64_t I, StringRef Path,
-                                 StringRef Name, size_t Limit) {
-  ZipFilePtr F(zip_fopen_index(Z, I, 0));
-  if (!F)
+/// Opens member \p I for reading.
+Expected<std::unique_ptr<libzip::MemberReader>>
+openMember(libzip::Reader &Z, uint64_t I, StringRef Path, StringRef Name) {
+  std::unique_ptr<libzip::MemberReader> F;
+  if (libzip::Status S = Z.open(I, F); !S.ok())
     return archiveError(Path, "cannot read " + quoted(Name) + ": " +
-                                  zip_strerror(Z));
+                                  S.Message);
+  return F;
+}
+
+/// Reads a whole member (a link target) of at most \p Limit bytes.
+Expected<std::string> readMember(libzip::Reader &Z, uint64_t I,
+                                 StringRef Path, StringRef Name, size_t Limit) {
+  Expected<std::unique_ptr<libzip::MemberReader>> F =
+      openMember(Z, I, Path, Name);
+  if (!F)
+    return F.takeError();
   std::string Out;
   char Buf[4096];
-  zip_int64_t N;
-  while ((N = zip_fread(F.get(), Buf, sizeof(Buf))) > 0) {
+  int64_t N;
+  while ((N = (*F)->read(Buf, sizeof(Buf))) > 0) {
     Out.append(Buf, static_cast<size_t>(N));
     if (Out.size() > Limit)
       return archiveError(Path, "the link target of " + quoted(Name) +
@@ -106,7 +100,7 @@ Expected<std::string> readMember(zip_t *Z, zip_uint64_t I, StringRef Path,
   }
   if (N < 0)
     return archiveError(Path, "cannot read " + quoted(Name) + ": " +
-                                  zip_file_strerror(F.get()));
+                                  (*F)->error());
   return Out;
 }
 
@@ -127,13 +121,13 @@ bool throughLink(StringRef Root, StringRef Rel) {
   return false;
 }
 
-Error writeMemberFile(zip_t *Z, zip_uint64_t I, StringRef Path,
+Error writeMemberFile(libzip::Reader &Z, uint64_t I, StringRef Path,
                       const ArchiveMember &M, StringRef Target,
                       uint64_t &Budget) {
-  ZipFilePtr F(zip_fopen_index(Z, I, 0));
+  Expected<std::unique_ptr<libzip::MemberReader>> F =
+      openMember(Z, I, Path, M.Name);
   if (!F)
-    return archiveError(Path, "cannot read " + quoted(M.Name) + ": " +
-                                  zip_strerror(Z));
+    return F.takeError();
   // Replace a file an earlier wheel wrote; never follow a link at the leaf.
   ::unlink(Target.str().c_str());
   unsigned Mode = M.Mode ? (M.Mode & 0755) | 0600 : 0644;
@@ -143,9 +137,9 @@ Error writeMemberFile(zip_t *Z, zip_uint64_t I, StringRef Path,
     return archiveError(Path, "cannot write " + Target + ": " +
                                   std::strerror(errno));
   char Buf[1 << 16];
-  zip_int64_t N;
+  int64_t N;
   Error Result = Error::success();
-  while ((N = zip_fread(F.get(), Buf, sizeof(Buf))) > 0) {
+  while ((N = (*F)->read(Buf, sizeof(Buf))) > 0) {
     if (static_cast<uint64_t>(N) > Budget) {
       Result = archiveError(Path, "the archive holds more data than the " +
                                       Twine("limit allows (at ") +
@@ -176,7 +170,7 @@ Error writeMemberFile(zip_t *Z, zip_uint64_t I, StringRef Path,
   }
   if (!Result && N < 0)
     Result = archiveError(Path, "cannot read " + quoted(M.Name) + ": " +
-                                    zip_file_strerror(F.get()));
+                                    (*F)->error());
   if (::close(FD) != 0 && !Result)
     Result = archiveError(Path, "cannot write " + Target + ": " +
                                     std::strerror(errno));
@@ -237,13 +231,13 @@ std::string unsafeLinkReason(StringRef Name, StringRef Target) {
 }
 
 Expected<std::vector<ArchiveMember>> listArchive(StringRef Path) {
-  Expected<ZipPtr> Z = openArchive(Path);
+  Expected<std::unique_ptr<libzip::Reader>> Z = openArchive(Path);
   if (!Z)
     return Z.takeError();
-  zip_int64_t N = zip_get_num_entries(Z->get(), 0);
+  uint64_t N = (*Z)->members();
   std::vector<ArchiveMember> Members;
-  for (zip_int64_t I = 0; I < N; ++I) {
-    Expected<ArchiveMember> M = memberAt(Z->get(), I, Path);
+  for (uint64_t I = 0; I < N; ++I) {
+    Expected<ArchiveMember> M = memberAt(**Z, I, Path);
     if (!M)
       return M.takeError();
     Members.push_back(std::move(*M));
@@ -253,15 +247,15 @@ Expected<std::vector<ArchiveMember>> listArchive(StringRef Path) {
 
 Expected<ExtractStats> extractArchive(StringRef Path, StringRef Prefix,
                                       StringRef DestDir, uint64_t MaxBytes) {
-  Expected<ZipPtr> Z = openArchive(Path);
+  Expected<std::unique_ptr<libzip::Reader>> Z = openArchive(Path);
   if (!Z)
     return Z.takeError();
-  zip_int64_t N = zip_get_num_entries(Z->get(), 0);
+  uint64_t N = (*Z)->members();
   std::vector<ArchiveMember> Members;
   uint64_t Declared = 0;
   // Check every name before writing anything.
-  for (zip_int64_t I = 0; I < N; ++I) {
-    Expected<ArchiveMember> M = memberAt(Z->get(), I, Path);
+  for (uint64_t I = 0; I < N; ++I) {
+    Expected<ArchiveMember> M = memberAt(**Z, I, Path);
     if (!M)
       return M.takeError();
     if (std::string Why = unsafeMemberReason(M->Name); !Why.empty())
@@ -276,7 +270,7 @@ Expected<ExtractStats> extractArchive(StringRef Path, StringRef Prefix,
 
   ExtractStats Stats;
   uint64_t Budget = MaxBytes;
-  for (zip_int64_t I = 0; I < N; ++I) {
+  for (uint64_t I = 0; I < N; ++I) {
     const ArchiveMember &M = Members[I];
     StringRef Name(M.Name);
     if (!Name.consume_front(Prefix))
@@ -303,7 +297,7 @@ Expected<ExtractStats> extractArchive(StringRef Path, StringRef Prefix,
                                     EC.message());
     if (M.IsSymlink) {
       Expected<std::string> LinkTarget =
-          readMember(Z->get(), I, Path, M.Name, 4096);
+          readMember(**Z, I, Path, M.Name, 4096);
       if (!LinkTarget)
         return LinkTarget.takeError();
       if (std::string Why = unsafeLinkReason(Name, *LinkTarget); !Why.empty())
@@ -317,7 +311,7 @@ Expected<ExtractStats> extractArchive(StringRef Path, StringRef Prefix,
       ++Stats.Files;
       continue;
     }
-    if (Error E = writeMemberFile(Z->get(), I, Path, M, Target, Budget))
+    if (Error E = writeMemberFile(**Z, I, Path, M, Target, Budget))
       return std::move(E);
     ++Stats.Files;
     Stats.Bytes += M.Size;
@@ -326,32 +320,22 @@ Expected<ExtractStats> extractArchive(StringRef Path, StringRef Prefix,
 }
 
 Error writeArchive(StringRef Path, const std::vector<ArchiveEntry> &Entries) {
-  int Code = 0;
-  zip_t *Z = zip_open(Path.str().c_str(), ZIP_CREATE | ZIP_TRUNCATE, &Code);
-  if (!Z)
+  Expected<libzip::Backend *> Zip = loadZipBackend();
+  if (!Zip)
+    return Zip.takeError();
+  std::unique_ptr<libzip::Writer> Z;
+  if (!(*Zip)->createArchive(Path.str(), Z).ok())
     return archiveError(Path, "cannot create the archive");
   for (const ArchiveEntry &E : Entries) {
-    zip_source_t *Src = zip_source_buffer(Z, E.Data.data(), E.Data.size(), 0);
-    zip_int64_t I = Src ? zip_file_add(Z, E.Name.c_str(), Src,
-                                       ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE)
-                        : -1;
-    if (I < 0) {
-      if (Src)
-        zip_source_free(Src);
-      std::string Msg = zip_strerror(Z);
-      zip_discard(Z);
-      return archiveError(Path, "cannot add " + quoted(E.Name) + ": " + Msg);
-    }
     unsigned Type = E.IsSymlink ? S_IFLNK : S_IFREG;
-    zip_file_set_external_attributes(Z, I, 0, ZIP_OPSYS_UNIX,
-                                     static_cast<zip_uint32_t>(Type | E.Mode)
-                                         << 16);
+    if (libzip::Status S =
+            Z->add(E.Name, E.Data, static_cast<uint32_t>(Type | E.Mode) << 16);
+        !S.ok())
+      return archiveError(Path, "cannot add " + quoted(E.Name) + ": " +
+                                    S.Message);
   }
-  if (zip_close(Z) != 0) {
-    std::string Msg = zip_strerror(Z);
-    zip_discard(Z);
-    return archiveError(Path, "cannot write the archive: " + Msg);
-  }
+  if (libzip::Status S = Z->close(); !S.ok())
+    return archiveError(Path, "cannot write the archive: " + S.Message);
   return Error::success();
 }
 
