@@ -2,13 +2,14 @@
 
 #include "core/plugin/ProbeInputs.h"
 
+#include "core/plugin/NamePattern.h"
+
 #include "core/support/Process.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Regex.h"
 
 #include <algorithm>
 
@@ -23,7 +24,7 @@ static bool isExecutableFile(const Twine &Path) {
 /// The sorted names in \p Dir that \p Pattern matches (every name when it
 /// is null); empty when \p Dir cannot be read.
 static std::vector<std::string> matchingNames(StringRef Dir,
-                                              const Regex *Pattern) {
+                                              const NamePattern *Pattern) {
   std::vector<std::string> Names;
   std::error_code EC;
   for (sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
@@ -52,7 +53,7 @@ std::vector<std::string> searchDirectories(const PathSearch &S,
 const std::vector<std::string> &
 runPathSearch(PathSearch &S, const Environment &Env, SearchLister List) {
   S.Found.clear();
-  std::optional<Regex> Pattern;
+  std::optional<NamePattern> Pattern;
   if (S.Name.empty()) {
     Pattern.emplace(S.Pattern);
     if (!Pattern->isValid())
@@ -81,7 +82,7 @@ const std::vector<std::string> &runDirListing(DirListing &L) {
     L.Names = matchingNames(L.Dir, nullptr);
     return L.Names;
   }
-  Regex Pattern(L.Pattern);
+  NamePattern Pattern(L.Pattern);
   if (Pattern.isValid())
     L.Names = matchingNames(L.Dir, &Pattern);
   return L.Names;
