@@ -104,11 +104,8 @@ static json::Value listingToJson(const DirListing &L);
 static json::Value searchToJson(const PathSearch &S, const Environment &Env) {
   json::Array Dirs;
   if (S.Name.empty())
-    for (const std::string &Dir : searchDirectories(S, Env)) {
-      DirListing L{Dir, S.Pattern, {}};
-      runDirListing(L);
+    for (const DirListing &L : listSearchDirectories(S, Env))
       Dirs.push_back(listingToJson(L));
-    }
   return json::Object{{"variable", S.Variable},
                       {"name", S.Name},
                       {"pattern", S.Pattern},

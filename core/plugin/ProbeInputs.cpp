@@ -7,6 +7,7 @@
 #include "core/support/Process.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -50,28 +51,51 @@ std::vector<std::string> searchDirectories(const PathSearch &S,
   return std::vector<std::string>(Dirs.begin(), Dirs.end());
 }
 
+std::vector<DirListing> listSearchDirectories(const PathSearch &S,
+                                              const Environment &Env) {
+  std::vector<DirListing> Out;
+  NamePattern Pattern(S.Pattern);
+  // /bin and /usr/bin are often one directory: it is read once.
+  std::vector<std::pair<sys::fs::UniqueID, size_t>> Read;
+  for (std::string &Dir : searchDirectories(S, Env)) {
+    DirListing L{std::move(Dir), S.Pattern, {}};
+    sys::fs::UniqueID ID;
+    bool Known = !sys::fs::getUniqueID(L.Dir, ID);
+    auto Same = llvm::find_if(Read, [&](const auto &R) { return R.first == ID; });
+    if (Known && Same != Read.end()) {
+      L.Names = Out[Same->second].Names;
+    } else if (Pattern.isValid()) {
+      L.Names = matchingNames(L.Dir, &Pattern);
+      if (Known)
+        Read.emplace_back(ID, Out.size());
+    }
+    Out.push_back(std::move(L));
+  }
+  return Out;
+}
+
 const std::vector<std::string> &
 runPathSearch(PathSearch &S, const Environment &Env, SearchLister List) {
   S.Found.clear();
-  std::optional<NamePattern> Pattern;
-  if (S.Name.empty()) {
-    Pattern.emplace(S.Pattern);
-    if (!Pattern->isValid())
-      return S.Found;
-  }
+  if (S.Name.empty() && !NamePattern(S.Pattern).isValid())
+    return S.Found;
   auto Add = [&](StringRef Dir, StringRef Name) {
     SmallString<256> Candidate(Dir);
     sys::path::append(Candidate, Name);
     if (isExecutableFile(Candidate))
       addOnce(S.Found, std::string(Candidate));
   };
-  for (const std::string &Dir : searchDirectories(S, Env)) {
-    if (!S.Name.empty())
+  if (!S.Name.empty()) {
+    for (const std::string &Dir : searchDirectories(S, Env))
       Add(Dir, S.Name);
-    else
-      for (const std::string &Name :
-           List ? List(Dir, S.Pattern) : matchingNames(Dir, &*Pattern))
+  } else if (List) {
+    for (const std::string &Dir : searchDirectories(S, Env))
+      for (const std::string &Name : List(Dir, S.Pattern))
         Add(Dir, Name);
+  } else {
+    for (const DirListing &L : listSearchDirectories(S, Env))
+      for (const std::string &Name : L.Names)
+        Add(L.Dir, Name);
   }
   return S.Found;
 }

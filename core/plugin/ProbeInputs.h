@@ -58,6 +58,12 @@ struct DirListing {
 std::vector<std::string> searchDirectories(const PathSearch &S,
                                            const Environment &Env);
 
+/// For a pattern search: each of its directories with the sorted names in
+/// it that match the pattern (a directory that two entries of the variable
+/// name, /bin and /usr/bin, is read once).
+std::vector<DirListing> listSearchDirectories(const PathSearch &S,
+                                              const Environment &Env);
+
 /// For a pattern search: the sorted names in \p Dir that match \p Pattern
 /// (the probe cache answers from what it recorded while the directory is
 /// unchanged, instead of reading /usr/bin again).

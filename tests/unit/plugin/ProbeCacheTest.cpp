@@ -306,6 +306,38 @@ TEST_F(ProbeCacheTest, PathSearchIsRepeatedInsteadOfComparingTheVariable) {
   EXPECT_EQ(P.Calls, 3);
 }
 
+TEST_F(ProbeCacheTest, ADirectoryOnThePathTwiceIsReadOnceAndFoundUnderBothNames) {
+  // /bin and /usr/bin are one directory on most systems.
+  makeExecutable(Dir.write("bin/tool-1", "#!/bin/sh\n"));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Dir.path("bin"), Dir.path("alias")));
+  Env.set("PATH", Dir.path("bin") + ":" + Dir.path("alias"));
+  std::vector<std::string> Found;
+  FakeProbe P(
+      "finder", [&](const ProbeContext &C) -> llvm::Expected<ProbeAnswer> {
+        ProbeAnswer A;
+        A.What = ProbeAnswer::Kind::NotPresent;
+        PathSearch S{"PATH", "", "^tool-[0-9]+$", {}};
+        Found = runPathSearch(S, C.Env);
+        A.Searches.push_back(std::move(S));
+        return A;
+      });
+  run(P);
+  EXPECT_THAT(Found, ::testing::ElementsAre(Dir.path("bin/tool-1"),
+                                            Dir.path("alias/tool-1")));
+  std::vector<DirListing> Listed =
+      listSearchDirectories({"PATH", "", "^tool-[0-9]+$", {}}, Env);
+  ASSERT_EQ(Listed.size(), 2u);
+  EXPECT_EQ(Listed[1].Dir, Dir.path("alias"));
+  EXPECT_THAT(Listed[1].Names, ::testing::ElementsAre("tool-1"));
+  EXPECT_TRUE(run(P).Reports[0].FromCache);
+  // A new match, seen through either name: probed again.
+  makeExecutable(Dir.write("bin/tool-2", "#!/bin/sh\n"));
+  setModificationTime(Dir.path("bin"), 3000000);
+  run(P);
+  EXPECT_EQ(P.Calls, 2);
+  EXPECT_EQ(Found.size(), 4u);
+}
+
 TEST_F(ProbeCacheTest, EachSituationKeepsItsOwnEntry) {
   // A shell and a process pyenv started: other values, both warm.
   auto P = makeProbe();
