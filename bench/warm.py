@@ -8,6 +8,7 @@ Runs, interleaved in one loop so that machine load hits all of them alike:
             /usr/local/cuda/bin/nvcc): the yardstick of a pre-build hook
   resolve   `cudadeps resolve examples/qwen35-training/cudadeps.toml`, warm
             (the probe cache filled by one run before timing)
+  start     `cudadeps --version`: the process start alone
   probe     `cudadeps probe --refresh` (cold: every probe runs again)
 and, for the cold probe, every external command the probe runs (found once
 with strace -f when strace is installed), each timed alone the same way.
@@ -74,6 +75,7 @@ def main():
     runs = {
         "nvcc --version": [a.nvcc, "--version"],
         "resolve (warm)": [exe, "resolve", a.project],
+        "--version (process start)": [exe, "--version"],
         "probe --refresh": [exe, "probe", "--refresh"],
     }
     envs = {k: env for k in runs}
