@@ -3,6 +3,7 @@
 #include "core/plugin/ProbeCache.h"
 
 #include "core/facts/FactsFile.h"
+#include "core/facts/FactsSchema.h"
 #include "core/support/BoundedFile.h"
 #include "core/support/JsonSupport.h"
 
@@ -22,7 +23,7 @@ using namespace llvm;
 namespace cudadeps {
 
 /// Bumped when the entry layout changes; other values are ignored.
-static constexpr int64_t EntryFormat = 3;
+static constexpr int64_t EntryFormat = 4;
 
 std::string ProbeCache::defaultDir(const Environment &Env) {
   SmallString<256> P;
@@ -152,6 +153,69 @@ static std::optional<DirListing> listingFromJson(const json::Value &V) {
   return L;
 }
 
+/// The answer's installed distributions as rows [name, version, kind, by,
+/// from], taken out of its facts: a warm run reads every package of the
+/// entries it uses (the cuda-runtime probe's is 94 distributions here), and
+/// rows of strings parse at a fraction of the cost of one object (with a
+/// source object) per package.
+static json::Array takePackageRows(json::Object &FactsJson) {
+  json::Array Rows;
+  json::Object *Packages = FactsJson.getObject("packages");
+  if (!Packages)
+    return Rows;
+  std::vector<std::string> Names;
+  for (const auto &KV : *Packages)
+    Names.push_back(KV.first.str());
+  llvm::sort(Names);
+  for (const std::string &Name : Names) {
+    const json::Object *P = Packages->getObject(Name);
+    const json::Object *S = P ? P->getObject("source") : nullptr;
+    auto Field = [](const json::Object *O, StringRef Key) -> json::Value {
+      auto V = O ? O->getString(Key) : None;
+      return V ? V->str() : std::string();
+    };
+    Rows.push_back(json::Array{json::Value(Name), Field(P, "version"),
+                               Field(S, "kind"), Field(S, "by"),
+                               Field(S, "from")});
+  }
+  FactsJson.erase("packages");
+  return Rows;
+}
+
+/// Reads takePackageRows' rows into \p Out; false when one is not five
+/// strings with a name, a version and a source kind.
+static bool readPackageRows(const json::Array &Rows,
+                            std::map<std::string, PackageFact> &Out) {
+  for (const json::Value &V : Rows) {
+    const json::Array *Row = V.getAsArray();
+    if (!Row || Row->size() != 5)
+      return false;
+    StringRef Field[5];
+    for (size_t I = 0; I < 5; ++I) {
+      auto S = (*Row)[I].getAsString();
+      if (!S)
+        return false;
+      Field[I] = *S;
+    }
+    PackageFact F;
+    if (Field[0].trim().empty() ||
+        facts_schema::checkVersion(Field[1], Field[0], F.Ver))
+      return false;
+    if (Field[2] == "probed")
+      F.From.How = Source::Kind::Probed;
+    else if (Field[2] == "declared")
+      F.From.How = Source::Kind::Declared;
+    else if (Field[2] == "overridden")
+      F.From.How = Source::Kind::Overridden;
+    else
+      return false;
+    F.From.By = Field[3].str();
+    F.From.From = Field[4].str();
+    Out[Field[0].str()] = std::move(F);
+  }
+  return true;
+}
+
 /// The parts of the entry that must match for it to be used.
 static json::Object keyOf(const Probe &P, const ProbeContext &Ctx) {
   return json::Object{{"format", EntryFormat},
@@ -272,6 +336,9 @@ answerOf(const json::Object &EntryObj, const Probe &P, const ProbeContext &Ctx,
     return Miss("facts do not parse");
   }
   A.Found = std::move(*Found);
+  const json::Array *Rows = Ans->getArray("package_rows");
+  if (!Rows || !readPackageRows(*Rows, A.Found.Packages))
+    return Miss("bad package rows");
   return A;
 }
 
@@ -385,6 +452,8 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
   Entry["inputs"] = std::move(Inputs);
   Entry["searches"] = std::move(Searches);
   Entry["listings"] = std::move(Listings);
+  json::Value FactsJson = factsToJson(A.Found);
+  json::Array Rows = takePackageRows(*FactsJson.getAsObject());
   Entry["answer"] = json::Object{
       {"kind", A.What == ProbeAnswer::Kind::Found ? "found" : "not_present"},
       {"reason", A.NotPresentReason},
@@ -392,7 +461,8 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
       {"warnings", strings(A.Warnings)},
       {"inputs", strings(A.Inputs)},
       {"env_inputs", strings(A.EnvInputs)},
-      {"facts", factsToJson(A.Found)}};
+      {"facts", std::move(FactsJson)},
+      {"package_rows", std::move(Rows)}};
 
   std::string Path = entryPath(P.name());
   // The new entry first, then the other situations' entries of this probe

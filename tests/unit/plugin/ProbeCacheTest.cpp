@@ -203,6 +203,52 @@ TEST_F(ProbeCacheTest, CorruptEntryIsIgnoredAndReplaced) {
   EXPECT_EQ(P->Calls, 7);
 }
 
+TEST_F(ProbeCacheTest, InstalledPackagesComeBackAsTheyWereAndABadRowIsAMiss) {
+  FakeProbe P("lister", [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+    ProbeAnswer A;
+    A.What = ProbeAnswer::Kind::Found;
+    A.Inputs = {Input};
+    A.Found.Packages["alpha"] = {llvm::cantFail(Version::parse("1.2.3")),
+                                 Source::probed("lister", Dir.path("alpha.dist-info"))};
+    A.Found.Packages["b\xc3\xa9ta"] = {
+        llvm::cantFail(Version::parse("2.0rc1+local.7")),
+        Source{Source::Kind::Overridden, "--set", "b\"q\\uote"}};
+    A.Found.Packages["gamma"] = {llvm::cantFail(Version::parse("0")),
+                                 Source::declared("facts.toml", "facts.toml:3")};
+    return A;
+  });
+  ProbeRun First = run(P);
+  ProbeRun Second = run(P);
+  EXPECT_EQ(P.Calls, 1);
+  ASSERT_TRUE(Second.Reports[0].FromCache);
+  EXPECT_EQ(Second.Merged.Packages, First.Merged.Packages);
+  EXPECT_EQ(Second.Merged.Packages.size(), 3u);
+
+  auto Text = llvm::MemoryBuffer::getFile(Cache.entryPath("lister"));
+  ASSERT_TRUE(bool(Text));
+  std::string Good = (*Text)->getBuffer().str();
+  ASSERT_NE(Good.find("[\"alpha\",\"1.2.3\",\"probed\""), std::string::npos) << Good;
+  auto Replace = [&](llvm::StringRef From, llvm::StringRef To) {
+    std::string S = Good;
+    S.replace(S.find(From.str()), From.size(), To.str());
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Cache.entryPath("lister"), EC);
+    OS << S;
+  };
+  int Calls = P.Calls;
+  for (auto [From, To] : std::vector<std::pair<llvm::StringRef, llvm::StringRef>>{
+           {"\"1.2.3\"", "\"not a version\""},   // a version that does not parse
+           {"\"alpha\",\"1.2.3\",", "\"alpha\","}, // four fields
+           {"\"probed\"", "\"guessed\""},          // no such source kind
+           {"\"alpha\",", "\"  \","},              // no name
+           {"\"package_rows\"", "\"rows\""}}) {    // no rows at all
+    Replace(From, To);
+    ProbeRun R = run(P);
+    EXPECT_EQ(P.Calls, ++Calls) << To.str();
+    EXPECT_EQ(R.Merged.Packages, First.Merged.Packages);
+  }
+}
+
 TEST_F(ProbeCacheTest, ErrorsAndInputlessAnswersAreNotCached) {
   FakeProbe Broken("broken", [](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "boom");
