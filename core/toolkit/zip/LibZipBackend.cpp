@@ -113,35 +113,32 @@ private:
   zip_t *Z;
 };
 
-/// The text of zip_open's error code.
-Status openFailed(int Code) {
-  zip_error_t E;
-  zip_error_init_with_code(&E, Code);
-  std::string Msg = zip_error_strerror(&E);
-  zip_error_fini(&E);
-  return Status::failed(Msg);
+/// Opens the archive at \p Path with \p Flags as a T (the reader or the
+/// writer); on failure, the text of zip_open's error code.
+template <typename T, typename Base>
+Status openAs(const std::string &Path, int Flags, std::unique_ptr<Base> &Out) {
+  int Code = 0;
+  zip_t *Z = zip_open(Path.c_str(), Flags, &Code);
+  if (!Z) {
+    zip_error_t E;
+    zip_error_init_with_code(&E, Code);
+    std::string Msg = zip_error_strerror(&E);
+    zip_error_fini(&E);
+    return Status::failed(Msg);
+  }
+  Out = std::make_unique<T>(Z);
+  return {};
 }
 
 class LibZipBackend final : public Backend {
 public:
   Status openArchive(const std::string &Path,
                      std::unique_ptr<Reader> &Out) override {
-    int Code = 0;
-    zip_t *Z = zip_open(Path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &Code);
-    if (!Z)
-      return openFailed(Code);
-    Out = std::make_unique<LibZipReader>(Z);
-    return {};
+    return openAs<LibZipReader>(Path, ZIP_RDONLY | ZIP_CHECKCONS, Out);
   }
-
   Status createArchive(const std::string &Path,
                        std::unique_ptr<Writer> &Out) override {
-    int Code = 0;
-    zip_t *Z = zip_open(Path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &Code);
-    if (!Z)
-      return openFailed(Code);
-    Out = std::make_unique<LibZipWriter>(Z);
-    return {};
+    return openAs<LibZipWriter>(Path, ZIP_CREATE | ZIP_TRUNCATE, Out);
   }
 };
 
