@@ -23,21 +23,38 @@ VersionSet epochRange(uint64_t E) {
   return VersionSet::between(epochStart(E), epochStart(E + 1));
 }
 
+/// Appends R's intervals moved into epoch E (R must be epoch 0), cut to
+/// the epoch: an unbounded end becomes the epoch's own, and a lower bound
+/// below the epoch's start (a sentinel) becomes the start. Normalized, they
+/// are R lifted and intersected with epochRange(E).
+static void liftInto(const VersionSet &R, uint64_t E,
+                     std::vector<Interval> &Out) {
+  Version Start = epochStart(E);
+  for (const Interval &I : R.intervals()) {
+    Interval L;
+    if (I.Lower.Value)
+      L.Lower = Bound{I.Lower.Value->withEpoch(E), I.Lower.Inclusive};
+    if (!L.Lower.Value || *L.Lower.Value < Start)
+      L.Lower = Bound{Start, true};
+    L.Upper = I.Upper.Value
+                  ? Bound{I.Upper.Value->withEpoch(E), I.Upper.Inclusive}
+                  : Bound{epochStart(E + 1), false};
+    Out.push_back(std::move(L));
+  }
+}
+
 /// The same set with every version moved into epoch E (R must be epoch 0).
 VersionSet lift(const VersionSet &R, uint64_t E) {
-  VersionSet Out;
-  for (const Interval &I : R.intervals()) {
-    VersionSet Lo = !I.Lower.Value ? VersionSet::atLeast(epochStart(E))
-                    : I.Lower.Inclusive
-                        ? VersionSet::atLeast(I.Lower.Value->withEpoch(E))
-                        : VersionSet::greaterThan(I.Lower.Value->withEpoch(E));
-    VersionSet Hi = !I.Upper.Value ? VersionSet::lessThan(epochStart(E + 1))
-                    : I.Upper.Inclusive
-                        ? VersionSet::atMost(I.Upper.Value->withEpoch(E))
-                        : VersionSet::lessThan(I.Upper.Value->withEpoch(E));
-    Out = Out.unionWith(Lo.intersect(Hi));
-  }
-  return Out.intersect(epochRange(E));
+  std::vector<Interval> Out;
+  liftInto(R, E, Out);
+  return VersionSet::unionOf(std::move(Out));
+}
+
+VersionSet liftTwice(const VersionSet &R, uint64_t A, uint64_t B) {
+  std::vector<Interval> Out;
+  liftInto(R, A, Out);
+  liftInto(R, B, Out);
+  return VersionSet::unionOf(std::move(Out));
 }
 
 /// The part of S in epoch E, moved back to epoch 0.
@@ -377,7 +394,7 @@ FactProvider::mapRequirement(StringRef Key, const VersionSet &R) const {
   if (Key == "clang")
     return {CompilerPkg.str(), lift(R, ClangEpoch)};
   if (Lookup(Key))
-    return {Key.str(), lift(R, PrebuiltEpoch).unionWith(lift(R, SourceEpoch))};
+    return {Key.str(), liftTwice(R, PrebuiltEpoch, SourceEpoch)};
   return {Key.str(), R};
 }
 

@@ -48,6 +48,8 @@ Version epochStart(uint64_t E);
 VersionSet epochRange(uint64_t E);
 /// The same set with every version moved into epoch E (R must be epoch 0).
 VersionSet lift(const VersionSet &R, uint64_t E);
+/// lift(R, A) ∪ lift(R, B), built as one set.
+VersionSet liftTwice(const VersionSet &R, uint64_t A, uint64_t B);
 /// The part of S in epoch E, moved back to epoch 0.
 VersionSet project(const VersionSet &S, uint64_t E);
 /// "<= N" over a major version: everything below N+1.

@@ -12,8 +12,8 @@
 // building any set, and backtracking only drops assignments: the ones left
 // still hold their intersections. Each package carries a generation, a
 // stamp that is new whenever what is known of it changes and unique over the
-// life of the solution and of those that continue it (resume()), so callers
-// can cache what they compute from it; 0 means no assignment ever.
+// life of the solution, across restart(), so callers can cache what they
+// compute from it; 0 means no assignment in this search.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_PARTIALSOLUTION_H
@@ -54,24 +54,34 @@ public:
     std::optional<V> Decision;
     /// Indices of the package's assignments, in order.
     std::vector<unsigned> Own;
-    /// A new stamp whenever known() changes; 0 before any assignment.
-    uint64_t Generation = 0;
     bool InOrder = false;
     bool Touched = false;
   };
 
-  /// An empty solution whose generations continue after Previous's, so that
-  /// what callers cached from Previous's stamps is never taken for its own.
-  static PartialSolution resume(const PartialSolution &Previous) {
-    PartialSolution S;
-    S.Clock = Previous.Clock;
-    return S;
+  /// Empties the solution for another search, keeping its memory. The
+  /// clock goes on, so that what callers cached from the stamps of the
+  /// previous search is never taken for this one's.
+  void restart() {
+    Assignments.clear();
+    for (PackageState &S : States) {
+      S.Decision.reset();
+      S.Own.clear();
+      S.InOrder = S.Touched = false;
+    }
+    std::fill(Generations.begin(), Generations.end(), 0);
+    std::fill(Decided.begin(), Decided.end(), 0);
+    PositiveOrder.clear();
+    OpenOrder.clear();
+    DecisionCount = 0;
   }
 
   /// Makes room for packages 0..N-1.
   void ensure(size_t N) {
-    if (States.size() < N)
+    if (States.size() < N) {
       States.resize(N);
+      Generations.resize(N, 0);
+      Decided.resize(N, 0);
+    }
   }
 
   /// The number of decisions made so far.
@@ -79,19 +89,22 @@ public:
 
   const std::vector<Assignment> &assignments() const { return Assignments; }
   const PackageState &state(PackageId P) const { return States[P]; }
+  /// A new stamp whenever known(P) changes; 0 before any assignment (kept
+  /// apart from the states, so that scans over many packages stay compact).
+  uint64_t generation(PackageId P) const { return Generations[P]; }
   /// The intersection of the package's assignments; null when none.
   const TermT *known(PackageId P) const {
     if (P >= States.size() || States[P].Own.empty())
       return nullptr;
     return &Assignments[States[P].Own.back()].Accumulated;
   }
-  bool decided(PackageId P) const {
-    return P < States.size() && States[P].Decision.has_value();
-  }
+  bool decided(PackageId P) const { return P < Decided.size() && Decided[P]; }
 
   /// Packages in the order they first became positive (pub's map order);
   /// decided ones included.
   const std::vector<PackageId> &positiveOrder() const { return PositiveOrder; }
+  /// positiveOrder() without the decided packages: the ones left to decide.
+  const std::vector<PackageId> &openOrder() const { return OpenOrder; }
 
   /// The decisions, in the order they were made.
   std::vector<std::pair<PackageId, V>> decisions() const {
@@ -105,7 +118,10 @@ public:
   void decide(PackageId Package, const V &Version) {
     ensure(Package + 1);
     States[Package].Decision = Version;
+    Decided[Package] = 1;
     ++DecisionCount;
+    if (States[Package].InOrder)
+      OpenOrder.erase(std::find(OpenOrder.begin(), OpenOrder.end(), Package));
     assign(Package, TermT::positive(VS::exactly(Version)), std::nullopt);
   }
 
@@ -126,6 +142,7 @@ public:
       }
       if (A.isDecision()) {
         S.Decision.reset();
+        Decided[A.Package] = 0;
         --DecisionCount;
       }
       S.Own.pop_back();
@@ -147,7 +164,7 @@ public:
       PackageState &S = States[P];
       S.Touched = false;
       S.InOrder = false;
-      S.Generation = ++Clock;
+      Generations[P] = ++Clock;
       for (unsigned Index : S.Own) {
         if (Assignments[Index].Accumulated.isPositive()) {
           S.InOrder = true;
@@ -159,6 +176,10 @@ public:
     std::sort(Reenter.begin(), Reenter.end());
     for (const auto &[Index, P] : Reenter)
       PositiveOrder.push_back(P);
+    OpenOrder.clear();
+    for (PackageId P : PositiveOrder)
+      if (!Decided[P])
+        OpenOrder.push_back(P);
   }
 
   /// The relation between what the solution knows about T's package and T.
@@ -208,16 +229,21 @@ private:
     Assignments.push_back(Assignment{Package, std::move(T), decisionLevel(),
                                      unsigned(Assignments.size()), Cause,
                                      std::move(Accumulated)});
-    S.Generation = ++Clock;
+    Generations[Package] = ++Clock;
     if (!S.InOrder && Assignments.back().Accumulated.isPositive()) {
       S.InOrder = true;
       PositiveOrder.push_back(Package);
+      if (!Decided[Package])
+        OpenOrder.push_back(Package);
     }
   }
 
   std::vector<Assignment> Assignments;
   std::vector<PackageState> States;
+  std::vector<uint64_t> Generations;
+  std::vector<uint8_t> Decided;
   std::vector<PackageId> PositiveOrder;
+  std::vector<PackageId> OpenOrder;
   unsigned DecisionCount = 0;
   uint64_t Clock = 0;
 };

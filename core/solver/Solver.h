@@ -66,7 +66,7 @@ public:
     RootIncompat.Kind = CauseKind::Root;
     RootIncompat.Terms.emplace_back(Root, TermT::negative(VS::exactly(RootVersion)));
     addIncompatibility(std::move(RootIncompat));
-    info(RootId).FactsAsked = true;
+    FactsAsked[RootId] = true;
     for (Fact<P, VS> &F : Provider.facts(Root))
       addFact(std::move(F));
     run();
@@ -98,8 +98,7 @@ public:
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
                               unsigned MaxDecisions) {
     assert(Solved && "query() asks about a problem that solve() solved");
-    Solution = PartialSolution<V, VS>::resume(Solution);
-    Solution.ensure(Names.size());
+    Solution.restart();
     FailureId.reset();
     Exhausted = false;
     Completed.clear();
@@ -134,20 +133,26 @@ public:
 private:
   struct PackageInfo {
     bool Listed = false;
-    bool FactsAsked = false;
     /// Versions in the provider's order of preference.
     std::vector<V> Preferred;
     /// The same versions in ascending order, for range collapsing.
     std::vector<V> Ascending;
+    /// Per preferred version: its index in Ascending.
+    std::vector<size_t> AscendingIndex;
     std::map<size_t, Dependencies<P, VS>> DepsByIndex;
     /// Per dependee: the versions of this package whose dependency on it has
     /// already been turned into an incompatibility.
     std::map<PackageId, VS> AlreadyListed;
     VS KnownInvalid = VS::empty();
-    /// How many of Preferred the partial solution allows, valid while the
-    /// package's generation is CountGeneration.
+  };
+
+  /// How many versions of a package the partial solution allows, valid
+  /// while the package's generation is Generation. Kept apart from
+  /// PackageInfo (like FactsAsked), so that choosing a package, which looks
+  /// at every open one, reads compact arrays.
+  struct AllowedCount {
     size_t Count = 0;
-    uint64_t CountGeneration = ~uint64_t(0);
+    uint64_t Generation = ~uint64_t(0);
   };
 
   enum class Outcome { None, Conflict, Derived };
@@ -188,6 +193,8 @@ private:
     if (Inserted) {
       Names.push_back(Package);
       Infos.emplace_back();
+      Counts.emplace_back();
+      FactsAsked.push_back(false);
       ByPackage.emplace_back();
       Queued.push_back(false);
       Solution.ensure(Names.size());
@@ -213,6 +220,9 @@ private:
                                     return !(A < B) && !(B < A);
                                   }),
                       I.Ascending.end());
+    I.AscendingIndex.reserve(I.Preferred.size());
+    for (const V &Version : I.Preferred)
+      I.AscendingIndex.push_back(ascendingIndex(I, Version));
     return I;
   }
 
@@ -287,7 +297,7 @@ private:
   /// computed once per generation of that term's package.
   SetRelation relation(IncompId Id, size_t K) {
     PackageId Pkg = TermPackages[Id][K];
-    uint64_t Generation = Solution.state(Pkg).Generation;
+    uint64_t Generation = Solution.generation(Pkg);
     CachedRelation &C = Relations[Id][K];
     if (C.Generation != Generation) {
       C.Generation = Generation;
@@ -412,10 +422,17 @@ private:
     return std::nullopt;
   }
 
-  /// The incompatibilities for one version: its dependencies, each widened
-  /// to the adjacent versions that have the same dependency.
+  static size_t ascendingIndex(const PackageInfo &I, const V &Version) {
+    return std::lower_bound(I.Ascending.begin(), I.Ascending.end(), Version) -
+           I.Ascending.begin();
+  }
+
+  /// The incompatibilities for one version (Index: its position in the
+  /// package's Ascending list): its dependencies, each widened to the
+  /// adjacent versions that have the same dependency.
   std::vector<IncompatibilityT> incompatibilitiesFor(PackageId Pkg,
-                                                     const V &Version) {
+                                                     const V &Version,
+                                                     size_t Index) {
     std::vector<IncompatibilityT> Out;
     PackageInfo &I = info(Pkg);
     const P Package = Names[Pkg]; // a copy: interning may grow Names
@@ -440,9 +457,6 @@ private:
 
     if (I.KnownInvalid.contains(Version))
       return Out;
-    size_t Index = std::lower_bound(I.Ascending.begin(), I.Ascending.end(),
-                                    Version) -
-                   I.Ascending.begin();
     const Dependencies<P, VS> &D = depsAt(Pkg, I, Index);
     if (!D.Available) {
       I.KnownInvalid = I.KnownInvalid.unionWith(VS::exactly(Version));
@@ -454,32 +468,37 @@ private:
       return Out;
     }
 
-    std::vector<std::pair<P, VS>> Deps;
-    for (const auto &[Dep, Set] : D.On) {
-      auto It = I.AlreadyListed.find(id(Dep));
+    // The dependencies not yet turned into an incompatibility for this
+    // version (positions in D.On, by dependee name), with their ids.
+    std::vector<std::pair<size_t, PackageId>> Deps;
+    for (size_t K = 0; K < D.On.size(); ++K) {
+      PackageId Dep = id(D.On[K].first);
+      auto It = I.AlreadyListed.find(Dep);
       if (It != I.AlreadyListed.end() && It->second.contains(Version))
         continue;
-      Deps.emplace_back(Dep, Set);
+      Deps.emplace_back(K, Dep);
     }
-    std::sort(Deps.begin(), Deps.end(),
-              [](const auto &A, const auto &B) { return A.first < B.first; });
+    std::sort(Deps.begin(), Deps.end(), [&](const auto &A, const auto &B) {
+      return D.On[A.first].first < D.On[B.first].first;
+    });
 
-    std::map<P, V> Lower = bounds(Pkg, I, Deps, Index, /*Upper=*/false);
-    std::map<P, V> Upper = bounds(Pkg, I, Deps, Index, /*Upper=*/true);
-    for (const auto &[Dep, Set] : Deps) {
-      auto L = Lower.find(Dep);
-      auto U = Upper.find(Dep);
+    std::vector<size_t> Lower = bounds(Pkg, I, D, Deps, Index, /*Upper=*/false);
+    std::vector<size_t> Upper = bounds(Pkg, I, D, Deps, Index, /*Upper=*/true);
+    for (size_t K = 0; K < Deps.size(); ++K) {
+      const auto &[Dep, Set] = D.On[Deps[K].first];
+      bool HasLower = Lower[K] != NoBound, HasUpper = Upper[K] != NoBound;
       VS Range = VS::any();
-      if (L != Lower.end() && U != Upper.end())
-        Range = VS::between(L->second, U->second);
-      else if (L != Lower.end())
-        Range = VS::atLeast(L->second);
-      else if (U != Upper.end())
-        Range = VS::lessThan(U->second);
-      auto [It, Inserted] = I.AlreadyListed.emplace(id(Dep), Range);
+      if (HasLower && HasUpper)
+        Range = VS::between(I.Ascending[Lower[K]], I.Ascending[Upper[K]]);
+      else if (HasLower)
+        Range = VS::atLeast(I.Ascending[Lower[K]]);
+      else if (HasUpper)
+        Range = VS::lessThan(I.Ascending[Upper[K]]);
+      auto [It, Inserted] = I.AlreadyListed.emplace(Deps[K].second, Range);
       if (!Inserted)
         It->second = It->second.unionWith(Range);
-      Out.push_back(dependency(Package, TermT::positive(Range), Dep, Set));
+      Out.push_back(dependency(Package, TermT::positive(std::move(Range)), Dep,
+                               Set));
     }
     return Out;
   }
@@ -503,16 +522,22 @@ private:
     return false;
   }
 
-  /// For each dependency, the bound of the run of adjacent versions around
-  /// Index that share it: the inclusive lower bound, or the exclusive upper
-  /// bound. Absent when the run reaches the oldest (newest) version.
-  std::map<P, V> bounds(PackageId Pkg, PackageInfo &I,
-                        const std::vector<std::pair<P, VS>> &Deps,
-                        size_t Index, bool Upper) {
-    std::map<P, V> Out;
+  static constexpr size_t NoBound = SIZE_MAX;
+
+  /// For each dependency (positions in D.On, as incompatibilitiesFor lists
+  /// them), the bound of the run of adjacent versions around Index that
+  /// share it, as a position in Ascending: the inclusive lower bound, or the
+  /// exclusive upper bound. NoBound when the run reaches the oldest (newest)
+  /// version.
+  std::vector<size_t>
+  bounds(PackageId Pkg, PackageInfo &I, const Dependencies<P, VS> &D,
+         const std::vector<std::pair<size_t, PackageId>> &Deps, size_t Index,
+         bool Upper) {
+    std::vector<size_t> Out(Deps.size(), NoBound);
+    size_t Found = 0;
     size_t Previous = Index;
     size_t N = I.Ascending.size();
-    for (size_t Step = 1; Out.size() < Deps.size(); ++Step) {
+    for (size_t Step = 1; Found < Deps.size(); ++Step) {
       size_t J;
       if (Upper) {
         if (Index + Step >= N)
@@ -523,11 +548,15 @@ private:
           break;
         J = Index - Step;
       }
-      const V &Boundary = Upper ? I.Ascending[J] : I.Ascending[Previous];
+      size_t Boundary = Upper ? J : Previous;
       const Dependencies<P, VS> &Other = depsAt(Pkg, I, J);
-      for (const auto &[Dep, Set] : Deps)
-        if (!Out.count(Dep) && !hasSame(Other, Dep, Set))
-          Out.emplace(Dep, Boundary);
+      for (size_t K = 0; K < Deps.size(); ++K) {
+        const auto &[Dep, Set] = D.On[Deps[K].first];
+        if (Out[K] == NoBound && !hasSame(Other, Dep, Set)) {
+          Out[K] = Boundary;
+          ++Found;
+        }
+      }
       Previous = J;
     }
     return Out;
@@ -536,16 +565,16 @@ private:
   /// How many versions of Pkg the partial solution allows (cached per
   /// generation of the package's assignments).
   size_t allowedCount(PackageId Pkg) {
-    PackageInfo &I = info(Pkg);
-    const auto &S = Solution.state(Pkg);
-    if (I.CountGeneration != S.Generation) {
+    AllowedCount &C = Counts[Pkg];
+    uint64_t Generation = Solution.generation(Pkg);
+    if (C.Generation != Generation) {
       const VS &Set = Solution.known(Pkg)->set();
-      I.Count = 0;
-      for (const V &Version : I.Preferred)
-        I.Count += Set.contains(Version) ? 1 : 0;
-      I.CountGeneration = S.Generation;
+      C.Count = 0;
+      for (const V &Version : info(Pkg).Preferred)
+        C.Count += Set.contains(Version) ? 1 : 0;
+      C.Generation = Generation;
     }
-    return I.Count;
+    return C.Count;
   }
 
   /// During a query: whether Pkg must move away from the first solution.
@@ -620,30 +649,40 @@ private:
   /// Picks the next package and, if possible, a version of it; returns the
   /// package to propagate from, or nothing when every package is decided.
   std::optional<PackageId> choosePackageVersion() {
-    const std::vector<PackageId> &Order = Solution.positiveOrder();
-    bool AnyOpen = false;
-    for (size_t K = 0; K < Order.size(); ++K) {
-      PackageId Pkg = Order[K];
-      if (Solution.decided(Pkg))
-        continue;
-      AnyOpen = true;
-      PackageInfo &I = info(Pkg);
-      if (I.FactsAsked)
-        continue;
-      I.FactsAsked = true;
-      std::vector<Fact<P, VS>> Facts = Provider.facts(Names[Pkg]);
-      if (Facts.empty())
-        continue;
-      for (Fact<P, VS> &F : Facts)
-        addFact(std::move(F));
-      return Pkg;
-    }
-    if (!AnyOpen)
+    // One pass over the open packages in the order they became positive:
+    // the first whose facts were never asked has them asked (if it has any,
+    // propagation goes first); meanwhile the package with the fewest allowed
+    // versions, so that a conflict, if there must be one, comes early (ties:
+    // the one constrained first), and in a query the same among those that
+    // must leave the first solution, which go first.
+    const std::vector<PackageId> &Open = Solution.openOrder();
+    if (Open.empty())
       return std::nullopt;
-    if (Querying && Solved && CompletionChecks > 0 &&
-        std::none_of(Order.begin(), Order.end(), [&](PackageId Pkg) {
-          return !Solution.decided(Pkg) && mustChange(Pkg);
-        })) {
+    std::optional<PackageId> Best, BestChanging;
+    size_t BestCount = 0, ChangingCount = 0;
+    for (size_t K = 0; K < Open.size(); ++K) {
+      PackageId Pkg = Open[K];
+      if (!FactsAsked[Pkg]) {
+        FactsAsked[Pkg] = true;
+        std::vector<Fact<P, VS>> Facts = Provider.facts(Names[Pkg]);
+        if (!Facts.empty()) {
+          for (Fact<P, VS> &F : Facts)
+            addFact(std::move(F));
+          return Pkg;
+        }
+      }
+      size_t Count = allowedCount(Pkg);
+      if (!Best || Count < BestCount) {
+        Best = Pkg;
+        BestCount = Count;
+      }
+      if (Querying && (!BestChanging || Count < ChangingCount) &&
+          mustChange(Pkg)) {
+        BestChanging = Pkg;
+        ChangingCount = Count;
+      }
+    }
+    if (Querying && Solved && CompletionChecks > 0 && !BestChanging) {
       --CompletionChecks;
       if (completesFirstSolution())
         return std::nullopt;
@@ -652,35 +691,28 @@ private:
       Exhausted = true;
       return std::nullopt;
     }
-
-    // The package with the fewest allowed versions, so that a conflict, if
-    // there must be one, comes early. Ties: the one constrained first. In a
-    // query, packages that must leave the first solution go first.
-    std::optional<PackageId> Best;
-    size_t BestCount = 0;
-    for (int Pass = Querying ? 0 : 1; Pass < 2 && !Best; ++Pass) {
-      for (size_t K = 0; K < Order.size(); ++K) {
-        PackageId Pkg = Order[K];
-        if (Solution.decided(Pkg) || (Pass == 0 && !mustChange(Pkg)))
-          continue;
-        size_t Count = allowedCount(Pkg);
-        if (!Best || Count < BestCount) {
-          Best = Pkg;
-          BestCount = Count;
-        }
-      }
-    }
+    if (BestChanging)
+      Best = BestChanging;
     const PackageId Pkg = *Best;
-    const VS Allowed = Solution.known(Pkg)->set();
+    // Read before anything is assigned (the reference would not survive).
+    const VS &Allowed = Solution.known(Pkg)->set();
+    PackageInfo &I = info(Pkg);
 
-    std::optional<V> Version;
-    if (Querying && FirstSolution[Pkg] && Allowed.contains(*FirstSolution[Pkg]))
-      Version = FirstSolution[Pkg];
-    for (const V &Candidate : info(Pkg).Preferred) {
-      if (Version)
-        break;
-      if (Allowed.contains(Candidate))
-        Version = Candidate;
+    const V *Version = nullptr;
+    size_t Index = 0;
+    // A copy: interning a dependency may grow FirstSolution.
+    std::optional<V> First;
+    if (Querying && FirstSolution[Pkg] &&
+        Allowed.contains(*FirstSolution[Pkg])) {
+      First = FirstSolution[Pkg];
+      Version = &*First;
+      Index = ascendingIndex(I, *Version);
+    }
+    for (size_t K = 0; K < I.Preferred.size() && !Version; ++K) {
+      if (Allowed.contains(I.Preferred[K])) {
+        Version = &I.Preferred[K];
+        Index = I.AscendingIndex[K];
+      }
     }
     if (!Version) {
       IncompatibilityT None;
@@ -691,7 +723,7 @@ private:
     }
 
     bool Conflict = false;
-    for (IncompatibilityT &New : incompatibilitiesFor(Pkg, *Version)) {
+    for (IncompatibilityT &New : incompatibilitiesFor(Pkg, *Version, Index)) {
       IncompId Id = addIncompatibility(std::move(New));
       // A dependency already contradicted by the solution would make this
       // version a conflict: keep its facts, let propagation choose again.
@@ -726,6 +758,9 @@ private:
   std::map<P, PackageId> Ids;
   std::vector<P> Names;
   std::deque<PackageInfo> Infos; // stable references while ids are added
+  std::vector<AllowedCount> Counts;
+  /// Per package: whether its facts were asked for.
+  std::vector<bool> FactsAsked;
   std::vector<std::vector<IncompId>> ByPackage;
   std::vector<bool> Queued;
   PartialSolution<V, VS> Solution;

@@ -41,6 +41,10 @@ struct CutInterval {
   Cut Upper;
 };
 
+/// The cut form of a set while an operation works on it: sets of a few
+/// intervals need no allocation.
+using Cuts = llvm::SmallVector<CutInterval, 4>;
+
 } // namespace
 
 static int compareCuts(const Cut &L, const Cut &R) {
@@ -90,8 +94,8 @@ static Bound toUpper(const Cut &C) {
   return Bound{*C.Value, C.After};
 }
 
-static std::vector<CutInterval> toCuts(const std::vector<Interval> &Is) {
-  std::vector<CutInterval> Out;
+static Cuts toCuts(const std::vector<Interval> &Is) {
+  Cuts Out;
   Out.reserve(Is.size());
   for (const Interval &I : Is)
     Out.push_back({lowerCut(I.Lower), upperCut(I.Upper)});
@@ -99,15 +103,25 @@ static std::vector<CutInterval> toCuts(const std::vector<Interval> &Is) {
 }
 
 /// Sorts, drops empty intervals and merges overlapping or touching ones.
-static std::vector<Interval> fromCuts(std::vector<CutInterval> Cs) {
+static std::vector<Interval> fromCuts(Cuts Cs) {
   llvm::erase_if(Cs, [](const CutInterval &C) {
     return compareCuts(C.Lower, C.Upper) >= 0;
   });
-  std::stable_sort(Cs.begin(), Cs.end(),
-                   [](const CutInterval &A, const CutInterval &B) {
-                     return compareCuts(A.Lower, B.Lower) < 0;
-                   });
-  std::vector<CutInterval> Merged;
+  auto Before = [](const CutInterval &A, const CutInterval &B) {
+    return compareCuts(A.Lower, B.Lower) < 0;
+  };
+  // Short lists (nearly all) by stable insertion: std::stable_sort would
+  // allocate a buffer for each.
+  if (Cs.size() > 16)
+    std::stable_sort(Cs.begin(), Cs.end(), Before);
+  for (size_t I = 1; I < Cs.size(); ++I) {
+    CutInterval C = Cs[I];
+    size_t J = I;
+    for (; J > 0 && Before(C, Cs[J - 1]); --J)
+      Cs[J] = Cs[J - 1];
+    Cs[J] = C;
+  }
+  Cuts Merged;
   for (CutInterval &C : Cs) {
     if (!Merged.empty() && compareCuts(C.Lower, Merged.back().Upper) <= 0) {
       if (compareCuts(C.Upper, Merged.back().Upper) > 0)
@@ -177,8 +191,8 @@ bool VersionSet::contains(const Version &V) const {
 }
 
 VersionSet VersionSet::intersect(const VersionSet &O) const {
-  std::vector<CutInterval> A = toCuts(Intervals), B = toCuts(O.Intervals);
-  std::vector<CutInterval> Out;
+  Cuts A = toCuts(Intervals), B = toCuts(O.Intervals);
+  Cuts Out;
   size_t I = 0, J = 0;
   while (I < A.size() && J < B.size()) {
     const Cut &Lo =
@@ -235,7 +249,7 @@ bool VersionSet::isSubsetOf(const VersionSet &O) const {
 }
 
 VersionSet VersionSet::unionWith(const VersionSet &O) const {
-  std::vector<CutInterval> A = toCuts(Intervals), B = toCuts(O.Intervals);
+  Cuts A = toCuts(Intervals), B = toCuts(O.Intervals);
   A.insert(A.end(), B.begin(), B.end());
   VersionSet S;
   S.Intervals = fromCuts(std::move(A));
@@ -243,7 +257,7 @@ VersionSet VersionSet::unionWith(const VersionSet &O) const {
 }
 
 VersionSet VersionSet::complement() const {
-  std::vector<CutInterval> Cs = toCuts(Intervals), Out;
+  Cuts Cs = toCuts(Intervals), Out;
   // Gaps between the intervals: each gap runs from the previous interval's
   // upper cut to the next interval's lower cut.
   Cut Prev{-1, nullptr, false};
@@ -552,7 +566,7 @@ std::string VersionSet::str() const {
     return "";
   if (isAny())
     return "*";
-  std::vector<CutInterval> Cs = toCuts(Intervals);
+  Cuts Cs = toCuts(Intervals);
   // Split into chunks at gaps that are not one '==' clause; within a chunk
   // the gaps are written as '!=' clauses.
   llvm::SmallVector<std::string, 2> Chunks;
@@ -638,7 +652,7 @@ std::string VersionSet::displayStr() const {
     return "no version";
   if (isAny())
     return "any";
-  std::vector<CutInterval> Cs = toCuts(Intervals);
+  Cuts Cs = toCuts(Intervals);
   llvm::SmallVector<std::string, 2> Chunks;
   size_t Start = 0;
   for (size_t I = 0; I < Cs.size(); ++I) {

@@ -78,6 +78,11 @@ public:
   static VersionSet atMost(const Version &V);      // <= V
   /// [Low, High) - the usual "from this version up to the next" range.
   static VersionSet between(const Version &Low, const Version &High);
+  /// The union of any intervals (unsorted, overlapping or empty ones
+  /// included), normalized: one operation instead of a union per interval.
+  static VersionSet unionOf(std::vector<Interval> Is) {
+    return VersionSet(std::move(Is));
+  }
 
   /// Parses a comma-joined PEP 440 specifier list ("" or "*" = any);
   /// alternatives may be joined with "||" (union), as str() writes them.
