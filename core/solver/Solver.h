@@ -600,24 +600,14 @@ private:
   /// solution (every package in it has had its dependencies and facts
   /// added), stored in Completed.
   bool completesFirstSolution() {
-    std::vector<const V *> Assigned(Names.size(), nullptr);
-    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
-      if (Solution.decided(Pkg)) {
-        Assigned[Pkg] = &*Solution.state(Pkg).Decision;
-      } else if (const std::optional<V> &F = FirstSolution[Pkg]) {
-        const TermT *Known = Solution.known(Pkg);
-        if (!Known || Known->set().contains(*F) == Known->isPositive())
-          Assigned[Pkg] = &*F;
-      }
-    }
     auto Same = [&](PackageId Pkg) {
-      const V *A = Assigned[Pkg];
+      const V *A = completion(Pkg);
       const std::optional<V> &F = FirstSolution[Pkg];
       return bool(A) == F.has_value() && (!A || (!(*A < *F) && !(*F < *A)));
     };
     auto Broken = [&](IncompId Id) {
       for (size_t K = 0; K < TermPackages[Id].size(); ++K) {
-        const V *A = Assigned[TermPackages[Id][K]];
+        const V *A = completion(TermPackages[Id][K]);
         const TermT &T = Store[Id].Terms[K].second;
         bool Holds = A ? T.set().contains(*A) == T.isPositive()
                        : !T.isPositive();
@@ -626,7 +616,15 @@ private:
       }
       return true;
     };
-    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
+    // Only a package with an assignment in this search can differ from the
+    // first solution; each is looked at once.
+    Checked.resize(Names.size(), 0);
+    ++CheckStamp;
+    for (const auto &A : Solution.assignments()) {
+      PackageId Pkg = A.Package;
+      if (Checked[Pkg] == CheckStamp)
+        continue;
+      Checked[Pkg] = CheckStamp;
       if (Same(Pkg))
         continue;
       for (IncompId Id : ByPackage[Pkg])
@@ -641,9 +639,24 @@ private:
         return false;
     Completed.clear();
     for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
-      if (Assigned[Pkg])
-        Completed.emplace_back(Pkg, *Assigned[Pkg]);
+      if (const V *A = completion(Pkg))
+        Completed.emplace_back(Pkg, *A);
     return true;
+  }
+
+  /// In the completion of a query's partial solution: Pkg's decision, else
+  /// its version in the first solution where the partial solution allows
+  /// it, else none.
+  const V *completion(PackageId Pkg) const {
+    if (Solution.decided(Pkg))
+      return &*Solution.state(Pkg).Decision;
+    const std::optional<V> &F = FirstSolution[Pkg];
+    if (!F)
+      return nullptr;
+    const TermT *Known = Solution.known(Pkg);
+    if (!Known || Known->set().contains(*F) == Known->isPositive())
+      return &*F;
+    return nullptr;
   }
 
   /// Picks the next package and, if possible, a version of it; returns the
@@ -682,7 +695,7 @@ private:
         ChangingCount = Count;
       }
     }
-    if (Querying && Solved && CompletionChecks > 0 && !BestChanging) {
+    if (Querying && CompletionChecks > 0 && !BestChanging) {
       --CompletionChecks;
       if (completesFirstSolution())
         return std::nullopt;
@@ -772,6 +785,9 @@ private:
   IncompId QueryStart = 0;
   /// How many more times a query may try completesFirstSolution().
   unsigned CompletionChecks = 0;
+  /// completesFirstSolution()'s marks of the packages it looked at.
+  std::vector<uint64_t> Checked;
+  uint64_t CheckStamp = 0;
   /// A query's solution found by completesFirstSolution().
   std::vector<std::pair<PackageId, V>> Completed;
   /// Whether solve() found a solution, and its version of each package.
