@@ -108,9 +108,13 @@ KeyVerdict checkRequirementKey(StringRef Key) {
     return V;
   }
   std::string Shown = Key.take_front(80).str();
-  std::vector<StringRef> Dotted, Plain;
-  for (StringRef F : knownFactKeys())
-    (F.contains('.') ? Dotted : Plain).push_back(F);
+  // The fact keys with and without a dot, split once.
+  static const auto [Dotted, Plain] = [] {
+    std::pair<std::vector<StringRef>, std::vector<StringRef>> Split;
+    for (StringRef F : knownFactKeys())
+      (F.contains('.') ? Split.first : Split.second).push_back(F);
+    return Split;
+  }();
 
   if (Key.contains('.')) {
     StringRef Head = Key.split('.').first;
