@@ -1,6 +1,7 @@
 #include "cli/MachineSetup.h"
 
 #include "core/manifest/ManifestLoader.h"
+#include "core/plugin/ProbeCache.h"
 #include "core/support/Printable.h"
 #include "plugins/Builtin.h"
 
@@ -210,12 +211,18 @@ Expected<std::unique_ptr<Workspace>> workspaceFor(Context &Ctx, Manifest Main,
     for (const Located &L : W->Main.Proj->Registry)
       ProjectDirs.push_back(L.Value);
   const char *Env = std::getenv("CUDADEPS_REGISTRY");
-  W->Reg = std::make_unique<Registry>(registrySearchPath(
-      CommandLine, ProjectDirs, Env ? Env : "", Ctx.installedRegistry()));
+  // Parsed manifests and tables are kept in the cache directory the probes
+  // use.
+  static RealEnvironment RealEnv;
+  std::string CacheDir = ProbeCache::defaultDir(RealEnv);
+  W->Reg = std::make_unique<Registry>(
+      registrySearchPath(CommandLine, ProjectDirs, Env ? Env : "",
+                         Ctx.installedRegistry()),
+      CacheDir);
   SmallString<256> KBDir(Ctx.installedRegistry());
   sys::path::append(KBDir, "cuda");
   if (sys::fs::is_directory(KBDir)) {
-    Expected<KnowledgeBase> KB = KnowledgeBase::loadDirectory(KBDir);
+    Expected<KnowledgeBase> KB = KnowledgeBase::loadDirectory(KBDir, CacheDir);
     if (!KB)
       return KB.takeError();
     W->KB = std::move(*KB);

@@ -11,7 +11,9 @@
 #include "core/manifest/KnowledgeBase.h"
 
 #include "core/manifest/Manifest.h"
+#include "core/support/BinaryCodec.h"
 #include "core/support/BoundedFile.h"
+#include "core/support/LoadCache.h"
 #include "core/support/TomlSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -721,7 +723,64 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
   return Error::success();
 }
 
-Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
+// A field added to one of these rows must be added to its list below (and
+// LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
+#if defined(__GLIBCXX__) && defined(__x86_64__)
+static_assert(sizeof(ToolkitRow) == 384 && sizeof(DriverFloorRow) == 240 &&
+                  sizeof(TorchRow) == 464 && sizeof(ProvisionRow) == 272 &&
+                  sizeof(NoProvisionRow) == 112 &&
+                  sizeof(TorchCompilerBound) == 464 &&
+                  sizeof(TorchHostCompilerRow) == 256,
+              "a knowledge-base row changed: update its field list here");
+#endif
+
+template <class C> void fields(C &Cd, ToolkitRow &X) {
+  Cd(X.Range, X.RangeText, X.MaxGcc, X.MaxClang, X.Archs, X.MinDriver,
+     X.Source, X.Loc, X.ArchSpecific, X.Family, X.Note);
+}
+template <class C> void fields(C &Cd, DriverFloorRow &X) {
+  Cd(X.CudaMajor, X.MinDriver, X.Source, X.Loc, X.Note);
+}
+template <class C> void fields(C &Cd, TorchRow &X) {
+  Cd(X.Torch, X.Cuda, X.Python, X.PythonText, X.Source, X.Loc, X.Note,
+     X.PypiCuda, X.CudaComplete);
+}
+template <class C> void fields(C &Cd, ProvisionRow &X) {
+  Cd(X.Cuda, X.Components, X.DownloadMiB, X.InstalledMiB, X.Source, X.Loc,
+     X.Note);
+}
+template <class C> void fields(C &Cd, NoProvisionRow &X) {
+  Cd(X.CudaMajor, X.Reason, X.Source, X.Loc);
+}
+template <class C> void fields(C &Cd, TorchCompilerBound &X) {
+  Cd(X.Family, X.Cuda, X.Min, X.Max, X.MaxInclusive, X.Loc);
+}
+template <class C> void fields(C &Cd, TorchHostCompilerRow &X) {
+  Cd(X.Torch, X.Bounds, X.Source, X.Loc, X.Note);
+}
+
+template <class C> void fields(C &Cd, KnowledgeBase &KB) {
+  Cd(KB.Toolkits, KB.Floors, KB.Torches, KB.Provisions, KB.NoProvisions,
+     KB.TorchCompilers);
+}
+
+std::string KnowledgeBase::encode() const {
+  BinaryEncoder E("");
+  E(const_cast<KnowledgeBase &>(*this));
+  return E.take();
+}
+
+std::optional<KnowledgeBase> KnowledgeBase::decode(StringRef Bytes) {
+  KnowledgeBase KB;
+  BinaryDecoder D(Bytes, "");
+  D(KB);
+  if (!D.ok())
+    return std::nullopt;
+  return KB;
+}
+
+Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir,
+                                                     StringRef CacheDir) {
   std::error_code EC;
   std::vector<std::string> Files;
   for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
@@ -739,6 +798,31 @@ Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
                              Dir.str().c_str());
   llvm::sort(Files);
 
+  // The rows of one file may depend on the files before it (duplicates), so
+  // the cache keeps the whole result, valid while every file is unchanged.
+  LoadCache Cache(CacheDir, "knowledge-base", Dir);
+  LoadCacheContents Now;
+  for (const std::string &Path : Files) {
+    std::optional<FileIdentity> Id;
+    if (Cache.enabled())
+      Id = identifyFile(Path); // before reading: a later change shows
+    if (!Id) {
+      Now.Files.clear();
+      break;
+    }
+    Now.Files.push_back({sys::path::filename(Path).str(), *Id, "", ""});
+  }
+  if (!Now.Files.empty()) {
+    LoadCacheContents Old = Cache.read();
+    bool Same = Old.Files.size() == Now.Files.size() && !Old.Combined.empty();
+    for (size_t I = 0; Same && I < Now.Files.size(); ++I)
+      Same = Old.Files[I].Name == Now.Files[I].Name &&
+             Old.Files[I].Id == Now.Files[I].Id;
+    if (Same)
+      if (std::optional<KnowledgeBase> KB = decode(Old.Combined))
+        return std::move(*KB);
+  }
+
   KnowledgeBase KB;
   for (const std::string &Path : Files) {
     Expected<std::string> Text =
@@ -747,6 +831,10 @@ Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir) {
       return Text.takeError();
     if (Error E = KB.addFile(*Text, Path))
       return E;
+  }
+  if (!Now.Files.empty()) {
+    Now.Combined = KB.encode();
+    Cache.write(Now);
   }
   return KB;
 }

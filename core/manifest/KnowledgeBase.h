@@ -115,7 +115,11 @@ class KnowledgeBase {
 public:
   /// Loads every *.toml in Dir (manifests/cuda). Located errors for bad rows;
   /// a row without `source` is an error.
-  static llvm::Expected<KnowledgeBase> loadDirectory(llvm::StringRef Dir);
+  /// With \p CacheDir (the cudadeps cache directory), the loaded tables
+  /// are kept in a load cache (core/support/LoadCache.h) and read from it
+  /// while every file of Dir is unchanged; any change parses them all again.
+  static llvm::Expected<KnowledgeBase>
+  loadDirectory(llvm::StringRef Dir, llvm::StringRef CacheDir = "");
   /// Parses one table file (for tests).
   llvm::Error addFile(llvm::StringRef Text, llvm::StringRef FileName);
 
@@ -158,6 +162,11 @@ public:
   const std::vector<TorchHostCompilerRow> &torchHostCompilerRows() const {
     return TorchCompilers;
   }
+  /// The tables as the load cache keeps them, and back (nullopt for bytes
+  /// that are not whole encoded tables; never crashes).
+  std::string encode() const;
+  static std::optional<KnowledgeBase> decode(llvm::StringRef Bytes);
+
   bool empty() const {
     return Toolkits.empty() && Floors.empty() && Torches.empty();
   }
@@ -178,6 +187,9 @@ private:
   std::vector<ProvisionRow> Provisions;
   std::vector<NoProvisionRow> NoProvisions;
   std::vector<TorchHostCompilerRow> TorchCompilers;
+
+  /// The field list of the load cache (KnowledgeBase.cpp).
+  template <class C> friend void fields(C &Cd, KnowledgeBase &KB);
 };
 
 } // namespace cudadeps

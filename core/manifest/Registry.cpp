@@ -1,9 +1,12 @@
 #include "core/manifest/Registry.h"
 
+#include "core/manifest/ManifestCodec.h"
 #include "core/manifest/ManifestLoader.h"
+#include "core/support/LoadCache.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -37,10 +40,43 @@ std::vector<std::string> registrySearchPath(ArrayRef<std::string> CommandLine,
   return Out;
 }
 
-Registry::Registry(std::vector<std::string> Paths) : DirPaths(std::move(Paths)) {
+Registry::Registry(std::vector<std::string> Paths, std::string CacheDir)
+    : DirPaths(std::move(Paths)), CacheDir(std::move(CacheDir)) {
   for (const std::string &P : DirPaths)
     Dirs.push_back({P, false, {}});
 }
+
+namespace {
+
+/// A valid manifest of a directory being indexed: parsed now, or the index
+/// of its entry in the load cache.
+struct Indexed {
+  std::string File;
+  std::string Key; // canonical package name
+  std::optional<Manifest> Parsed;
+  size_t Entry = ~size_t(0);
+};
+
+/// \p I parsed now, or decoded from \p Blob; parsed again from its file if
+/// the blob does not decode (counted in \p Parsed).
+Expected<Manifest> materialize(Indexed &I, StringRef Blob, size_t &Parsed) {
+  if (I.Parsed)
+    return std::move(*I.Parsed);
+  if (std::optional<Manifest> M = decodeManifest(Blob, I.File))
+    return std::move(*M);
+  spdlog::debug("registry {}: cached form does not decode; parsed again",
+                I.File);
+  ++Parsed;
+  Expected<Manifest> M = loadManifest(I.File);
+  if (M && (!M->Pkg || M->Pkg->canonicalName() != I.Key))
+    return createStringError(inconvertibleErrorCode(),
+                             "registry manifest '%s' changed while it was "
+                             "read; run the command again",
+                             I.File.c_str());
+  return M;
+}
+
+} // namespace
 
 Error Registry::index(Dir &D) {
   if (D.Indexed)
@@ -72,10 +108,28 @@ Error Registry::index(Dir &D) {
                              D.Path.c_str(), EC.message().c_str());
   llvm::sort(Files);
 
-  // Parse into a scratch list; publish only when the whole directory is valid.
-  std::vector<Manifest> Loaded;
+  // Unchanged files come from the cache; the others are parsed. Results go
+  // to a scratch list, published only when the whole directory is valid.
+  LoadCache Cache(CacheDir, "registry", D.Path);
+  LoadCacheContents Old = Cache.read(), New;
+  StringMap<size_t> OldByName;
+  for (size_t I = 0; I < Old.Files.size(); ++I)
+    OldByName[Old.Files[I].Name] = I;
+  size_t ParsedHere = 0;
+  std::vector<Indexed> Valid;
   Error Errors = Error::success();
   for (const std::string &F : Files) {
+    StringRef Name = sys::path::filename(F);
+    std::optional<FileIdentity> Id;
+    if (Cache.enabled())
+      Id = identifyFile(F); // before reading: a later change shows
+    if (auto It = OldByName.find(Name); Id && It != OldByName.end() &&
+                                         Old.Files[It->second].Id == *Id) {
+      Valid.push_back({F, Old.Files[It->second].Key, {}, New.Files.size()});
+      New.Files.push_back(std::move(Old.Files[It->second]));
+      continue;
+    }
+    ++ParsedHere;
     Expected<Manifest> M = loadManifest(F);
     if (!M) {
       Errors = joinErrors(std::move(Errors), M.takeError());
@@ -91,36 +145,73 @@ Error Registry::index(Dir &D) {
               "a registry holds package manifests, one package per file"));
       continue;
     }
-    Loaded.push_back(std::move(*M));
+    Indexed I{F, M->Pkg->canonicalName(), std::nullopt, ~size_t(0)};
+    if (Id) {
+      I.Entry = New.Files.size();
+      New.Files.push_back({Name.str(), *Id, I.Key, encodeManifest(*M)});
+    }
+    I.Parsed = std::move(*M);
+    Valid.push_back(std::move(I));
   }
-  std::map<std::string, const Manifest *> Seen;
-  for (const Manifest &M : Loaded) {
-    std::string Name = M.Pkg->canonicalName();
-    auto [It, Inserted] = Seen.try_emplace(Name, &M);
+  Parsed += ParsedHere;
+  if (ParsedHere || New.Files.size() != Old.Files.size())
+    Cache.write(New);
+  auto BlobOf = [&](const Indexed &I) -> std::string & {
+    static std::string None;
+    return I.Entry < New.Files.size() ? New.Files[I.Entry].Blob : None;
+  };
+
+  std::map<std::string, size_t> Seen;
+  for (size_t J = 0; J < Valid.size(); ++J) {
+    auto [It, Inserted] = Seen.try_emplace(Valid[J].Key, J);
     if (Inserted)
       continue;
-    const Manifest &First = *It->second;
-    const SourceLocation &L = M.Pkg->NameLoc;
+    Expected<Manifest> M = materialize(Valid[J], BlobOf(Valid[J]), Parsed);
+    if (!M) {
+      Errors = joinErrors(std::move(Errors), M.takeError());
+      continue;
+    }
+    const SourceLocation &L = M->Pkg->NameLoc;
     Errors = joinErrors(
         std::move(Errors),
         make_error<DiagnosticError>(
             L,
-            "package '" + M.Pkg->Name + "' is defined twice in registry '" +
-                D.Path + "': in " + First.File + " and in " + M.File,
-            sourceLine(M.Text, L.Line),
+            "package '" + M->Pkg->Name + "' is defined twice in registry '" +
+                D.Path + "': in " + Valid[It->second].File + " and in " +
+                M->File,
+            sourceLine(M->Text, L.Line),
             "a registry directory holds one manifest per package"));
   }
   if (Errors)
     return Errors;
 
-  for (Manifest &M : Loaded) {
-    Storage.push_back(std::move(M));
-    const Manifest &Stored = Storage.back();
-    D.ByName.emplace(Stored.Pkg->canonicalName(), &Stored);
+  for (Indexed &I : Valid) {
+    Slot &S = D.ByName[I.Key];
+    S.File = I.File;
+    if (I.Parsed) {
+      Storage.push_back(std::move(*I.Parsed));
+      S.Loaded = &Storage.back();
+    } else {
+      S.Blob = std::move(BlobOf(I));
+    }
   }
   D.Indexed = true;
-  spdlog::debug("registry {}: {} package(s)", D.Path, D.ByName.size());
+  spdlog::debug("registry {}: {} package(s), {} parsed", D.Path,
+                D.ByName.size(), ParsedHere);
   return Error::success();
+}
+
+Expected<const Manifest *> Registry::load(const std::string &Key, Slot &S) {
+  if (S.Loaded)
+    return S.Loaded;
+  Indexed I{S.File, Key, std::nullopt, 0};
+  Expected<Manifest> M = materialize(I, S.Blob, Parsed);
+  if (!M)
+    return M.takeError();
+  Storage.push_back(std::move(*M));
+  S.Loaded = &Storage.back();
+  S.Blob = std::string();
+  return S.Loaded;
 }
 
 Expected<const Manifest *> Registry::find(StringRef Name) {
@@ -130,7 +221,7 @@ Expected<const Manifest *> Registry::find(StringRef Name) {
       return E;
     auto It = D.ByName.find(Canonical);
     if (It != D.ByName.end())
-      return It->second;
+      return load(It->first, It->second);
   }
   return nullptr;
 }
@@ -141,9 +232,14 @@ Expected<std::vector<const Manifest *>> Registry::all() {
   for (Dir &D : Dirs) {
     if (Error E = index(D))
       return E;
-    for (const auto &[Name, M] : D.ByName)
-      if (Seen.emplace(Name, true).second)
-        Out.push_back(M);
+    for (auto &[Name, S] : D.ByName) {
+      if (!Seen.emplace(Name, true).second)
+        continue;
+      Expected<const Manifest *> M = load(Name, S);
+      if (!M)
+        return M.takeError();
+      Out.push_back(*M);
+    }
   }
   return Out;
 }

@@ -9,7 +9,15 @@
 // an error naming both files.
 //
 // Directories are indexed lazily, in order, and only until the package asked
-// for is found, so a warm resolve parses only the manifests it needs.
+// for is found. Indexing a directory checks every manifest in it (a broken
+// or duplicate one is an error even when another package is asked for).
+//
+// With a cache directory, what each manifest parsed to is kept in a load
+// cache (core/support/LoadCache.h) with the package's name, keyed on the
+// file's identity: a directory whose files are unchanged is indexed from the
+// cache without parsing, and a manifest is decoded only when it is asked
+// for. A changed, added or removed file is parsed again (and its errors
+// reported) exactly as without the cache.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_MANIFEST_REGISTRY_H
@@ -42,7 +50,9 @@ public:
   /// \p Dirs in search order. A directory that does not exist is skipped
   /// (callers that require one to exist, like --registry, check it first);
   /// a path that exists but is not a directory is an error when reached.
-  explicit Registry(std::vector<std::string> Dirs);
+  /// \p CacheDir: the cudadeps cache directory for the load cache; ""
+  /// parses every manifest each time.
+  explicit Registry(std::vector<std::string> Dirs, std::string CacheDir = "");
 
   /// The manifest that defines package \p Name (compared in canonical form:
   /// causal_conv1d finds causal-conv1d), or nullptr when no directory does.
@@ -55,15 +65,29 @@ public:
 
   llvm::ArrayRef<std::string> dirs() const { return DirPaths; }
 
+  /// How many manifests were parsed from their files (the others came from
+  /// the load cache): for tests and debug output.
+  size_t parsedCount() const { return Parsed; }
+
 private:
+  /// A manifest of an indexed directory: parsed, or still an encoded blob
+  /// of the load cache.
+  struct Slot {
+    std::string File;
+    std::string Blob;
+    const Manifest *Loaded = nullptr;
+  };
   struct Dir {
     std::string Path;
     bool Indexed = false;
-    std::map<std::string, const Manifest *> ByName; // canonical name
+    std::map<std::string, Slot> ByName; // canonical name
   };
   llvm::Error index(Dir &D);
+  llvm::Expected<const Manifest *> load(const std::string &Key, Slot &S);
 
   std::vector<std::string> DirPaths;
+  std::string CacheDir;
+  size_t Parsed = 0;
   std::vector<Dir> Dirs;
   std::deque<Manifest> Storage; // stable addresses for the pointers above
 };

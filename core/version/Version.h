@@ -121,6 +121,12 @@ private:
   bool MinOfRelease = false; // sorts before every version of this release
   bool MaxLocal = false;     // sorts after every local variant
   bool MaxPost = false;      // sorts after every post and local variant
+
+  /// The field list of the load cache (core/support/BinaryCodec.h).
+  template <class C> friend void fields(C &Cd, Version &V) {
+    Cd(V.Epoch, V.Release, V.Pre, V.Post, V.Dev, V.Local, V.MinOfRelease,
+       V.MaxLocal, V.MaxPost);
+  }
 };
 
 /// Quotes user text for an error message: non-printable bytes and

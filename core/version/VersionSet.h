@@ -63,6 +63,10 @@ struct Interval {
   Bound Upper;
   bool contains(const Version &V) const;
   bool operator==(const Interval &) const = default;
+  /// The field list of the load cache (core/support/BinaryCodec.h).
+  template <class C> friend void fields(C &Cd, Interval &I) {
+    Cd(I.Lower.Value, I.Lower.Inclusive, I.Upper.Value, I.Upper.Inclusive);
+  }
 };
 
 class VersionSet {
@@ -138,6 +142,11 @@ private:
   explicit VersionSet(std::vector<Interval> I);
   void normalize();
   std::vector<Interval> Intervals;
+
+  /// The field list of the load cache (core/support/BinaryCodec.h).
+  template <class C> friend void fields(C &Cd, VersionSet &S) {
+    Cd(S.Intervals);
+  }
 };
 
 } // namespace cudadeps

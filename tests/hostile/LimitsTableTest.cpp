@@ -16,6 +16,7 @@
 #include "core/plugin/PluginLoader.h"
 #include "core/plugin/ProbeCache.h"
 #include "core/support/JsonSupport.h"
+#include "core/support/LoadCache.h"
 #include "core/support/Process.h"
 #include "core/support/TomlSupport.h"
 #include "plugins/driver/LibcudaQuery.h"
@@ -102,6 +103,7 @@ TEST(LimitsTable, EveryRowStatesItsConstants) {
        {bytes(MaxStepLogBytes),
         "output exceeded " + std::to_string(MaxStepLogBytes) + " bytes"}},
       {"build cache entry", {bytes(MaxBuildCacheEntryBytes)}},
+      {"load cache file", {bytes(MaxLoadCacheBytes)}},
   };
   for (const auto &[Row, Values] : Expected) {
     std::string Line = RowStarting(Row);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/manifest/KnowledgeBase.h"
+#include "core/support/LoadCache.h"
 #include "tests/unit/version/Printers.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -611,4 +612,60 @@ source = "s"
   EXPECT_THAT(Errs, HasSubstr("kb.toml:5:17: error: 'cuda_complete' must be "
                               "true or false, not a string"));
   EXPECT_TRUE(Bad.empty());
+}
+
+TEST_F(TempDir, CachedTablesAreTheParsedOnesUntilAFileChanges) {
+  // The shipped tables, copied: the second load comes from the cache and
+  // holds the same rows and answers.
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator I(shippedDir(), EC), E; I != E && !EC;
+       I.increment(EC))
+    ASSERT_FALSE(llvm::sys::fs::copy_file(
+        I->path(), std::string(Dir) + "/" +
+                       llvm::sys::path::filename(I->path()).str()));
+  std::string Cache = std::string(Dir) + "/.cache";
+  Expected<KnowledgeBase> Parsed = KnowledgeBase::loadDirectory(Dir, Cache);
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  LoadCache C(Cache, "knowledge-base", Dir);
+  ASSERT_TRUE(llvm::sys::fs::exists(C.path()));
+  Expected<KnowledgeBase> Cached = KnowledgeBase::loadDirectory(Dir, Cache);
+  ASSERT_TRUE(bool(Cached)) << llvm::toString(Cached.takeError());
+  EXPECT_EQ(Parsed->encode(), Cached->encode());
+  EXPECT_EQ(Cached->nvccRangeForArch("sm_90").str(),
+            Parsed->nvccRangeForArch("sm_90").str());
+  EXPECT_EQ(Cached->toolkits().front().Loc.File,
+            Parsed->toolkits().front().Loc.File);
+  EXPECT_THAT(Cached->toolkits().front().Loc.File, HasSubstr("toolkits.toml"));
+
+  // The second load really read the cache: given other tables (one row)
+  // for the same files, it returns those.
+  KnowledgeBase One;
+  ASSERT_FALSE(bool(One.addFile(GoodRow, "x.toml")));
+  LoadCacheContents Other = C.read();
+  ASSERT_EQ(Other.Files.size(), 5u);
+  Other.Combined = One.encode();
+  C.write(Other);
+  Expected<KnowledgeBase> FromCache = KnowledgeBase::loadDirectory(Dir, Cache);
+  ASSERT_TRUE(bool(FromCache));
+  EXPECT_EQ(FromCache->toolkits().size(), 1u);
+  // ... until any file changes: then everything is parsed again.
+  write("zz-extra.toml", "[[driver_floor]]\ncuda_major = 99\n"
+                         "min_driver = \"999\"\nsource = \"s\"\n");
+  Expected<KnowledgeBase> Again = KnowledgeBase::loadDirectory(Dir, Cache);
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_EQ(Again->toolkits().size(), Parsed->toolkits().size());
+  ASSERT_NE(Again->driverFloor(99), nullptr);
+
+  // A broken file is an error every time, cache or not.
+  write("zz-extra.toml", "[[driver_floor]]\ncuda_major = \"x\"\n");
+  for (int I = 0; I < 2; ++I) {
+    Expected<KnowledgeBase> Bad = KnowledgeBase::loadDirectory(Dir, Cache);
+    ASSERT_FALSE(bool(Bad));
+    EXPECT_THAT(llvm::toString(Bad.takeError()), HasSubstr("zz-extra.toml:2:"));
+  }
+  // Fixed by removing it: the tables are parsed and cached again.
+  ASSERT_FALSE(llvm::sys::fs::remove(std::string(Dir) + "/zz-extra.toml"));
+  Expected<KnowledgeBase> Back = KnowledgeBase::loadDirectory(Dir, Cache);
+  ASSERT_TRUE(bool(Back));
+  EXPECT_EQ(Back->encode(), Parsed->encode());
 }

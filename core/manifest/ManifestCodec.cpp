@@ -1,0 +1,78 @@
+#include "core/manifest/ManifestCodec.h"
+
+#include "core/support/BinaryCodec.h"
+
+namespace cudadeps {
+
+// A field added to one of these structs must be added to its list below
+// (and LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
+#if defined(__GLIBCXX__) && defined(__x86_64__)
+static_assert(sizeof(Located) == 72 && sizeof(Requirement) == 192 &&
+                  sizeof(Arch) == 144 && sizeof(MatrixDims) == 136 &&
+                  sizeof(MatrixExclude) == 176 &&
+                  sizeof(PrebuiltMatrix) == 280 && sizeof(Release) == 848 &&
+                  sizeof(BuildSpec) == 160 && sizeof(Fallback) == 232 &&
+                  sizeof(Package) == 728 && sizeof(Project) == 208 &&
+                  sizeof(Manifest) == 1040 && sizeof(Diagnostic) == 144 &&
+                  sizeof(SourceLocation) == 40 && sizeof(Version) == 128 &&
+                  sizeof(Bound) == 144 && sizeof(VersionSet) == 24,
+              "a manifest struct changed: update its field list here");
+#endif
+
+template <class C> void fields(C &Cd, Located &X) { Cd(X.Value, X.Loc); }
+template <class C> void fields(C &Cd, Requirement &X) {
+  Cd(X.Key, X.Range, X.Text, X.Extras, X.Loc, X.KeyLoc);
+}
+template <class C> void fields(C &Cd, Arch &X) {
+  Cd(X.Name, X.Loc, X.Passed, X.NvccCond, X.NvccCondText);
+}
+template <class C> void fields(C &Cd, MatrixDims &X) {
+  Cd(X.Torch, X.Cuda, X.Python, X.Cxx11Abi, X.Platform);
+}
+template <class C> void fields(C &Cd, MatrixExclude &X) {
+  Cd(static_cast<MatrixDims &>(X), X.Loc);
+}
+template <class C> void fields(C &Cd, PrebuiltMatrix &X) {
+  Cd(static_cast<MatrixDims &>(X), X.Exclude, X.Tag, X.Loc);
+}
+template <class C> void fields(C &Cd, Release &X) {
+  Cd(X.Ver, X.VersionText, X.Loc, X.Tag, X.Commit, X.Source, X.Requires,
+     X.Extras, X.Archs, X.Prebuilt);
+}
+template <class C> void fields(C &Cd, BuildSpec &X) {
+  Cd(X.Command, X.CMakeArgs, X.Env, X.Submodules, X.MemoryPerJobGib, X.Loc);
+}
+template <class C> void fields(C &Cd, Fallback &X) {
+  Cd(X.Name, X.Summary, X.Impact, X.Env, X.Requires, X.Loc);
+}
+template <class C> void fields(C &Cd, Package &X) {
+  Cd(X.Name, X.NameLoc, X.Summary, X.Git, X.Tag, X.Kind, X.KindLoc,
+     X.Requires, X.Extras, X.Releases, X.Build, X.PrebuiltUrl, X.Fallbacks,
+     X.Loc);
+}
+template <class C> void fields(C &Cd, Project &X) {
+  Cd(X.Name, X.NameLoc, X.Requires, X.Registry, X.TargetArchs, X.Loc);
+}
+// File is not stored: it is the name the manifest is loaded as.
+template <class C> void fields(C &Cd, Manifest &X) {
+  Cd(X.Text, X.Pkg, X.Proj, X.Warnings);
+}
+
+std::string encodeManifest(const Manifest &M) {
+  BinaryEncoder E(M.File);
+  E(const_cast<Manifest &>(M));
+  return E.take();
+}
+
+std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
+                                       llvm::StringRef File) {
+  BinaryDecoder D(Blob, File.str());
+  Manifest M;
+  D(M);
+  if (!D.ok())
+    return std::nullopt;
+  M.File = File.str();
+  return M;
+}
+
+} // namespace cudadeps

@@ -1,0 +1,174 @@
+#include "core/support/LoadCache.h"
+
+#include "core/support/BinaryCodec.h"
+#include "core/support/BoundedFile.h"
+#include "core/support/Hash.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <spdlog/spdlog.h>
+
+#include <sys/stat.h>
+
+using namespace llvm;
+
+namespace cudadeps {
+
+namespace {
+
+constexpr StringRef Magic = "cudadeps load cache\n";
+/// Bumped when the layout of the file or of any cached struct changes.
+constexpr uint64_t FormatVersion = 1;
+
+uint64_t nanoseconds(const struct timespec &T) {
+  return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
+}
+
+/// The cudadeps version and the executable's path and identity: entries of
+/// another build are not read. "" when the executable cannot be identified
+/// (then nothing is cached).
+const std::string &programIdentity() {
+  static const std::string Id = [] {
+    SmallString<256> Exe;
+    if (sys::fs::real_path("/proc/self/exe", Exe))
+      return std::string();
+    std::optional<FileIdentity> F = identifyFile(Exe);
+    if (!F)
+      return std::string();
+    BinaryEncoder E("");
+    std::string Version = CUDADEPS_VERSION;
+    std::string Path(Exe.str());
+    E(Version, Path, *F);
+    return E.take();
+  }();
+  return Id;
+}
+
+uint64_t checksum(StringRef Bytes) { return xxHash64(Bytes); }
+
+} // namespace
+
+std::optional<FileIdentity> identifyFile(StringRef Path) {
+  struct stat St;
+  std::string P = Path.str();
+  if (::stat(P.c_str(), &St) != 0 || !S_ISREG(St.st_mode))
+    return std::nullopt;
+  FileIdentity Id;
+  Id.Device = uint64_t(St.st_dev);
+  Id.Inode = uint64_t(St.st_ino);
+  Id.Size = uint64_t(St.st_size);
+  Id.ModifiedNs = nanoseconds(St.st_mtim);
+  Id.ChangedNs = nanoseconds(St.st_ctim);
+  return Id;
+}
+
+LoadCache::LoadCache(StringRef CacheDir, StringRef Kind, StringRef SourceDir)
+    : Kind(Kind.str()) {
+  SmallString<256> Abs(SourceDir);
+  if (CacheDir.empty() || sys::fs::make_absolute(Abs) ||
+      programIdentity().empty())
+    return;
+  Source = (Abs.str() + StringRef("\0", 1) + SourceDir).str();
+  SmallString<256> P(CacheDir);
+  sys::path::append(P, "loaded",
+                    Kind + "-" + StringRef(sha256Hex(Source)).take_front(32) +
+                        ".bin");
+  Path = std::string(P.str());
+}
+
+std::string LoadCache::serialize(const LoadCacheContents &C) const {
+  BinaryEncoder E("");
+  uint64_t Format = FormatVersion;
+  std::string Program = programIdentity(), K = Kind, S = Source;
+  LoadCacheContents &Mutable = const_cast<LoadCacheContents &>(C);
+  E(Format, Program, K, S, Mutable.Files, Mutable.Combined);
+  std::string Out = Magic.str() + E.take();
+  uint64_t Sum = checksum(Out);
+  for (unsigned I = 0; I < 8; ++I)
+    Out.push_back(char(Sum >> (8 * I)));
+  return Out;
+}
+
+std::optional<LoadCacheContents>
+LoadCache::deserialize(StringRef Bytes) const {
+  if (Bytes.size() < Magic.size() + 8 || !Bytes.startswith(Magic))
+    return std::nullopt;
+  StringRef Body = Bytes.drop_back(8);
+  uint64_t Sum = 0;
+  for (unsigned I = 0; I < 8; ++I)
+    Sum |= uint64_t(uint8_t(Bytes[Body.size() + I])) << (8 * I);
+  if (Sum != checksum(Body))
+    return std::nullopt;
+  BinaryDecoder D(Body.drop_front(Magic.size()), "");
+  uint64_t Format = 0;
+  std::string Program, K, S;
+  D(Format, Program, K, S);
+  if (!D.remaining() || Format != FormatVersion ||
+      Program != programIdentity() || K != Kind || S != Source)
+    return std::nullopt;
+  LoadCacheContents C;
+  D(C.Files, C.Combined);
+  if (!D.ok())
+    return std::nullopt;
+  return C;
+}
+
+LoadCacheContents LoadCache::read() const {
+  if (!enabled())
+    return {};
+  Expected<std::string> Bytes =
+      readBoundedFile(Path, MaxLoadCacheBytes, "load cache file");
+  if (!Bytes) {
+    spdlog::debug("load cache {}: not used ({})", Path,
+                  toString(Bytes.takeError()));
+    return {};
+  }
+  std::optional<LoadCacheContents> C = deserialize(*Bytes);
+  if (!C) {
+    spdlog::debug("load cache {}: not used (damaged, or written by another "
+                  "program or for another directory)",
+                  Path);
+    return {};
+  }
+  return std::move(*C);
+}
+
+void LoadCache::write(const LoadCacheContents &C) const {
+  if (!enabled())
+    return;
+  std::string Bytes = serialize(C);
+  if (Bytes.size() > MaxLoadCacheBytes)
+    return;
+  StringRef Dir = sys::path::parent_path(Path);
+  auto Fail = [&](const Twine &Why) {
+    spdlog::debug("load cache {}: not written ({})", Path, Why.str());
+  };
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return Fail(EC.message());
+  SmallString<256> Temp;
+  int FD = -1;
+  if (std::error_code EC = sys::fs::createUniqueFile(
+          Path + ".tmp-%%%%%%%%", FD, Temp))
+    return Fail(EC.message());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Bytes;
+    OS.close();
+    if (OS.has_error()) {
+      std::string Why = OS.error().message();
+      OS.clear_error();
+      sys::fs::remove(Temp);
+      return Fail(Why);
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return Fail(EC.message());
+  }
+}
+
+} // namespace cudadeps

@@ -1,0 +1,40 @@
+//===- load_cache.cpp - fuzz load-cache files and cached manifests --------===//
+//
+// LoadCache::deserialize() reads <cache dir>/loaded/*.bin, which anything
+// with write access to the cache directory may have written; each file's
+// blob is then decoded by decodeManifest(). The input is tried as a whole
+// cache file (its checksum rejects nearly everything), then wrapped in a
+// valid cache file (which must read back with the same blob) and decoded as
+// a manifest: a manifest that decodes must encode and decode to the same
+// bytes again.
+//
+//===----------------------------------------------------------------------===//
+#include "FuzzSupport.h"
+
+#include "core/manifest/ManifestCodec.h"
+#include "core/support/LoadCache.h"
+
+using namespace cudadeps;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  llvm::StringRef In = fuzz::asText(Data, Size);
+  LoadCache Cache("/nonexistent-cudadeps-fuzz", "registry", "/fuzz/registry");
+  (void)Cache.deserialize(In);
+
+  LoadCacheContents Wrapped;
+  Wrapped.Files.push_back({"f.toml", FileIdentity{}, "f", In.str()});
+  std::optional<LoadCacheContents> Back =
+      Cache.deserialize(Cache.serialize(Wrapped));
+  if (Cache.enabled() &&
+      (!Back || Back->Files.size() != 1 || Back->Files[0].Blob != In))
+    fuzz::fail("a cache file does not read back as written", "");
+
+  std::optional<Manifest> M = decodeManifest(In, "f.toml");
+  if (!M)
+    return 0;
+  std::string Again = encodeManifest(*M);
+  std::optional<Manifest> M2 = decodeManifest(Again, "f.toml");
+  if (!M2 || encodeManifest(*M2) != Again)
+    fuzz::fail("a decoded manifest does not encode and decode to itself", "");
+  return 0;
+}

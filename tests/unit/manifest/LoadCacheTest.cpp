@@ -1,0 +1,287 @@
+// The load cache of registry manifests: a cached manifest is the parsed one,
+// each change of a file is seen, and a bad cache file is ignored and
+// rewritten, never an error.
+#include "ManifestTestUtil.h"
+
+#include "core/manifest/ManifestCodec.h"
+#include "core/manifest/Registry.h"
+#include "core/support/BinaryCodec.h"
+#include "core/support/LoadCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/time.h>
+
+using namespace cudadeps;
+using namespace cudadeps::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+class LoadCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cudadeps-loadcache", Root));
+    Reg = sub("registry");
+    Cache = sub("cache");
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
+
+  std::string sub(llvm::StringRef Name) {
+    llvm::SmallString<256> P(Root);
+    llvm::sys::path::append(P, Name);
+    llvm::sys::fs::create_directories(P);
+    return std::string(P);
+  }
+  std::string write(llvm::StringRef File, llvm::StringRef Text) {
+    llvm::SmallString<256> P(Reg);
+    llvm::sys::path::append(P, File);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    EXPECT_FALSE(EC);
+    OS << Text;
+    return std::string(P);
+  }
+  static std::string pkg(llvm::StringRef Name, llvm::StringRef Version) {
+    return ("schema = 1\n[package]\nname = \"" + Name +
+            "\"\nbuild = \"python\"\n[[release]]\nversion = \"" + Version +
+            "\"\n[release.requires]\ndep = \">=1.0,<2\"\n")
+        .str();
+  }
+  /// The version of \p Name a fresh registry over Reg finds; the number of
+  /// manifests it parsed goes to Parsed.
+  std::string versionOf(llvm::StringRef Name) {
+    Registry R({Reg}, Cache);
+    llvm::Expected<const Manifest *> M = R.find(Name);
+    Parsed = R.parsedCount();
+    if (!M)
+      return "error: " + llvm::toString(M.takeError());
+    if (!*M)
+      return "none";
+    return (*M)->Pkg->Releases.front().VersionText;
+  }
+  std::string cacheFile() {
+    LoadCache C(Cache, "registry", Reg);
+    return C.path();
+  }
+
+  llvm::SmallString<256> Root;
+  std::string Reg, Cache;
+  size_t Parsed = 0;
+};
+
+TEST_F(LoadCacheTest, UnchangedFilesAreNotParsedAgain) {
+  write("a.toml", pkg("a", "1.0"));
+  write("b.toml", pkg("b", "2.0"));
+  EXPECT_EQ(versionOf("a"), "1.0");
+  EXPECT_EQ(Parsed, 2u);
+  EXPECT_TRUE(llvm::sys::fs::exists(cacheFile()));
+  EXPECT_EQ(versionOf("b"), "2.0");
+  EXPECT_EQ(Parsed, 0u);
+  // Without a cache directory everything is parsed.
+  Registry R({Reg});
+  ASSERT_TRUE(bool(R.find("a")));
+  EXPECT_EQ(R.parsedCount(), 2u);
+}
+
+TEST_F(LoadCacheTest, ACachedManifestIsTheParsedOne) {
+  // Every shipped manifest and the scenario registry, with warnings: the
+  // cached form decodes to what parsing gave, names the same file and
+  // re-encodes to the same bytes.
+  for (llvm::StringRef Dir :
+       {"manifests", "tests/fixtures/scenarios/registry"}) {
+    llvm::SmallString<256> D(CUDADEPS_SOURCE_DIR);
+    llvm::sys::path::append(D, Dir);
+    Registry Fresh({std::string(D)}, Cache), Warm({std::string(D)}, Cache);
+    llvm::Expected<std::vector<const Manifest *>> A = Fresh.all();
+    ASSERT_TRUE(bool(A)) << llvm::toString(A.takeError());
+    llvm::Expected<std::vector<const Manifest *>> B = Warm.all();
+    ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+    EXPECT_GT(Fresh.parsedCount(), 0u);
+    EXPECT_EQ(Warm.parsedCount(), 0u) << Dir.str();
+    ASSERT_EQ(A->size(), B->size());
+    for (size_t I = 0; I < A->size(); ++I) {
+      const Manifest &P = *(*A)[I], &C = *(*B)[I];
+      EXPECT_EQ(P.File, C.File);
+      EXPECT_EQ(P.Text, C.Text);
+      EXPECT_EQ(encodeManifest(P), encodeManifest(C)) << P.File;
+      ASSERT_TRUE(C.Pkg);
+      EXPECT_EQ(C.Pkg->NameLoc.File, P.File);
+      EXPECT_EQ(C.Pkg->Releases.size(), P.Pkg->Releases.size());
+      ASSERT_EQ(C.Warnings.size(), P.Warnings.size());
+      for (size_t W = 0; W < C.Warnings.size(); ++W)
+        EXPECT_EQ(C.Warnings[W].render(), P.Warnings[W].render());
+      for (size_t R = 0; R < P.Pkg->Releases.size(); ++R) {
+        const Release &PR = P.Pkg->Releases[R], &CR = C.Pkg->Releases[R];
+        EXPECT_EQ(PR.Ver, CR.Ver);
+        EXPECT_EQ(PR.Loc.Line, CR.Loc.Line);
+        RequirementMap PReqs = P.Pkg->requirementsFor(PR),
+                       CReqs = C.Pkg->requirementsFor(CR);
+        ASSERT_EQ(PReqs.size(), CReqs.size());
+        for (const auto &[Key, Req] : PReqs) {
+          const Requirement &CReq = CReqs.at(Key);
+          EXPECT_EQ(Req.Range.str(), CReq.Range.str());
+          EXPECT_EQ(Req.Text, CReq.Text);
+          EXPECT_EQ(CReq.Loc.File, P.File);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(LoadCacheTest, EachChangeOfAFileIsSeen) {
+  std::string A = write("a.toml", pkg("a", "1.0"));
+  EXPECT_EQ(versionOf("a"), "1.0");
+
+  // Same size, modification time put back: the status-change time differs.
+  struct stat Before;
+  ASSERT_EQ(::stat(A.c_str(), &Before), 0);
+  write("a.toml", pkg("a", "1.1"));
+  struct timespec Times[2] = {Before.st_atim, Before.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, A.c_str(), Times, 0), 0);
+  EXPECT_EQ(versionOf("a"), "1.1");
+  EXPECT_EQ(Parsed, 1u);
+
+  // Replaced by a rename (an editor's save): another inode.
+  std::string Tmp = write("a.toml.new", pkg("a", "1.2"));
+  ASSERT_FALSE(llvm::sys::fs::rename(Tmp, A));
+  EXPECT_EQ(versionOf("a"), "1.2");
+
+  // Only touched: parsed again, same answer.
+  struct timespec Now[2] = {{0, UTIME_NOW}, {0, UTIME_NOW}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, A.c_str(), Now, 0), 0);
+  EXPECT_EQ(versionOf("a"), "1.2");
+  EXPECT_EQ(Parsed, 1u);
+  EXPECT_EQ(versionOf("a"), "1.2");
+  EXPECT_EQ(Parsed, 0u);
+
+  // Added and removed files.
+  std::string B = write("b.toml", pkg("b", "3.0"));
+  EXPECT_EQ(versionOf("b"), "3.0");
+  EXPECT_EQ(Parsed, 1u);
+  ASSERT_FALSE(llvm::sys::fs::remove(B));
+  EXPECT_EQ(versionOf("b"), "none");
+  EXPECT_EQ(versionOf("a"), "1.2");
+  EXPECT_EQ(Parsed, 0u);
+}
+
+TEST_F(LoadCacheTest, ErrorsAreReportedAsWithoutTheCache) {
+  write("a.toml", pkg("a", "1.0"));
+  EXPECT_EQ(versionOf("a"), "1.0");
+  // A broken file added to a cached directory is an error, every time.
+  std::string Bad = write("bad.toml", "schema = 1\n[package]\nname = 3\n");
+  std::string First = versionOf("a");
+  EXPECT_THAT(First, HasSubstr("bad.toml:3:8"));
+  EXPECT_EQ(versionOf("a"), First);
+  Registry Plain({Reg});
+  llvm::Expected<const Manifest *> M = Plain.find("a");
+  ASSERT_FALSE(bool(M));
+  EXPECT_EQ("error: " + llvm::toString(M.takeError()), First);
+  EXPECT_EQ(Parsed, 1u); // only the broken one
+
+  // A duplicate of a cached manifest names both files, every time.
+  ASSERT_FALSE(llvm::sys::fs::remove(Bad));
+  write("z-copy.toml", pkg("A", "9.0"));
+  std::string Dup = versionOf("a");
+  EXPECT_THAT(Dup, HasSubstr("is defined twice in registry"));
+  EXPECT_THAT(Dup, HasSubstr("a.toml and in "));
+  EXPECT_THAT(Dup, HasSubstr("z-copy.toml:3:8"));
+  EXPECT_EQ(versionOf("a"), Dup);
+  EXPECT_EQ(Parsed, 0u);
+}
+
+TEST_F(LoadCacheTest, ABadCacheFileIsIgnoredAndRewritten) {
+  write("a.toml", pkg("a", "1.0"));
+  write("b.toml", pkg("b", "2.0"));
+  EXPECT_EQ(versionOf("a"), "1.0");
+  std::string File = cacheFile();
+  auto Good = llvm::MemoryBuffer::getFile(File);
+  ASSERT_TRUE(bool(Good));
+  std::string Bytes = (*Good)->getBuffer().str();
+
+  auto Put = [&](llvm::StringRef Text) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    ASSERT_FALSE(EC);
+    OS << Text;
+  };
+  std::vector<std::string> Bad = {"", "garbage", Bytes.substr(0, Bytes.size() / 2),
+                                  Bytes.substr(0, Bytes.size() - 1)};
+  for (size_t At : {size_t(25), Bytes.size() / 2, Bytes.size() - 9}) {
+    std::string Flipped = Bytes;
+    Flipped[At] ^= 0x20;
+    Bad.push_back(Flipped);
+  }
+  for (const std::string &B : Bad) {
+    Put(B);
+    EXPECT_EQ(versionOf("b"), "2.0");
+    EXPECT_EQ(Parsed, 2u);
+    EXPECT_EQ(versionOf("a"), "1.0"); // rewritten, used again
+    EXPECT_EQ(Parsed, 0u);
+  }
+
+  // A directory or a FIFO in its place: ignored, nothing hangs.
+  ASSERT_FALSE(llvm::sys::fs::remove(File));
+  ASSERT_FALSE(llvm::sys::fs::create_directory(File));
+  EXPECT_EQ(versionOf("a"), "1.0");
+  ASSERT_FALSE(llvm::sys::fs::remove(File));
+  ASSERT_EQ(::mkfifo(File.c_str(), 0600), 0);
+  EXPECT_EQ(versionOf("a"), "1.0");
+  EXPECT_EQ(Parsed, 2u);
+}
+
+TEST_F(LoadCacheTest, AnotherDirectorysCacheIsNotUsed) {
+  write("a.toml", pkg("a", "1.0"));
+  EXPECT_EQ(versionOf("a"), "1.0");
+  // The same files under another name: its own cache file; another's
+  // contents copied over it are not used.
+  std::string Other = sub("other");
+  ASSERT_FALSE(llvm::sys::fs::copy_file(Reg + "/a.toml", Other + "/a.toml"));
+  LoadCache Mine(Cache, "registry", Reg), Theirs(Cache, "registry", Other);
+  EXPECT_NE(Mine.path(), Theirs.path());
+  ASSERT_FALSE(llvm::sys::fs::copy_file(Mine.path(), Theirs.path()));
+  Registry R({Other}, Cache);
+  llvm::Expected<const Manifest *> M = R.find("a");
+  ASSERT_TRUE(bool(M) && *M);
+  EXPECT_EQ(R.parsedCount(), 1u);
+  EXPECT_EQ((*M)->File, Other + "/a.toml");
+  // Nor another kind's.
+  LoadCache KB(Cache, "knowledge-base", Reg);
+  EXPECT_FALSE(KB.deserialize(Mine.serialize(Mine.read())));
+}
+
+TEST(LoadCacheCodec, AnyBytesDecodeWithoutHarm) {
+  llvm::Expected<Manifest> M = parseManifest(
+      "schema = 1\n[package]\nname = \"x\"\nbuild = \"python\"\n"
+      "[[release]]\nversion = \"1.0\"\narchs = [\"sm_90\"]\n"
+      "[release.requires]\ntorch = \">=2.6,<2.9\"\n",
+      "x.toml");
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  std::string Blob = encodeManifest(*M);
+  std::optional<Manifest> Back = decodeManifest(Blob, "y.toml");
+  ASSERT_TRUE(Back);
+  EXPECT_EQ(Back->File, "y.toml");
+  EXPECT_EQ(Back->Pkg->NameLoc.File, "y.toml");
+  EXPECT_EQ(Back->Pkg->Releases[0].Archs[0].Name, "sm_90");
+  // Every truncation and every flipped byte: nullopt or some manifest,
+  // never a crash (the checksum of the cache file rejects them before).
+  for (size_t N = 0; N < Blob.size(); ++N)
+    EXPECT_FALSE(decodeManifest(llvm::StringRef(Blob).take_front(N), "y"));
+  for (size_t I = 0; I < Blob.size(); ++I) {
+    std::string F = Blob;
+    F[I] = char(0xff);
+    (void)decodeManifest(F, "y");
+  }
+  // A count far beyond the bytes left allocates nothing.
+  EXPECT_FALSE(decodeManifest(std::string("\x00\xff\xff\xff\xff\x0f", 6), "y"));
+}
+
+} // namespace
