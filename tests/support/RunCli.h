@@ -77,10 +77,15 @@ inline std::string findProgram(llvm::StringRef Name) {
 }
 
 /// Runs CUDADEPS_BINARY with Args (NO_COLOR set); Env as for runProgram.
+/// Unless \p Env names XDG_CACHE_HOME or HOME, the caches (probe answers,
+/// loaded manifests) go to the build tree's test-cache/, shared by the
+/// tests, never to the user's ~/.cache.
 inline RunResult runCudadeps(const std::vector<std::string> &Args,
                              std::map<std::string, std::string> Env = {},
                              unsigned TimeoutSeconds = 120) {
   Env.emplace("NO_COLOR", "1");
+  if (!Env.count("XDG_CACHE_HOME") && !Env.count("HOME"))
+    Env.emplace("XDG_CACHE_HOME", CUDADEPS_BUILD_DIR "/test-cache");
   return runProgram(CUDADEPS_BINARY, Args, Env, TimeoutSeconds);
 }
 
