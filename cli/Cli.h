@@ -25,6 +25,9 @@ struct Context {
   /// Set when Out and Err are PrintableStreams (cli/PrintableStream.h).
   PrintableStream *OutFilter = nullptr;
   PrintableStream *ErrFilter = nullptr;
+  /// False when the process ends after the command (main): a command may
+  /// then leave what it loaded unfreed (see keepUntilExit).
+  bool FreeOnReturn = true;
 
   /// <prefix>/share/cudadeps/manifests
   std::string installedRegistry() const;

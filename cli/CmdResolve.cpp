@@ -13,7 +13,9 @@
 #include "core/support/Printable.h"
 #include "plugins/platform/HostFiles.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -134,6 +136,11 @@ Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
           probes::formatSeconds(T.After) +
           "; what it would have found is missing from the facts");
   return P;
+}
+
+void keepUntilExit(Context &Ctx, Prepared &P) {
+  if (!Ctx.FreeOnReturn)
+    BuryPointer(std::make_unique<Prepared>(std::move(P)));
 }
 
 namespace {
@@ -299,6 +306,7 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
   Expected<Prepared> P = prepareAndResolve(Ctx, Opts, Opts.Positionals);
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
+  auto Keep = make_scope_exit([&] { keepUntilExit(Ctx, *P); });
   const Resolution *R = &P->Result;
 
   Expected<std::optional<LockOutcome>> Locked = applyLockOptions(
@@ -332,6 +340,7 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
   Expected<Prepared> P = prepareAndResolve(Ctx, Opts, {Opts.Positionals[0]});
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
+  auto Keep = make_scope_exit([&] { keepUntilExit(Ctx, *P); });
   const Resolution *R = &P->Result;
   std::string Want = canonicalPackageName(Opts.Positionals[1]);
   const PackageResolution *PR = R->find(Want);

@@ -17,6 +17,12 @@ struct Prepared {
   Resolution Result;
 };
 
+/// Hands \p P's workspace and resolution to the process when \p Ctx says
+/// it ends after this command: freeing thousands of manifests piece by
+/// piece is a large registry's teardown (llvm::BuryPointer keeps them
+/// reachable, so leak checkers stay quiet).
+void keepUntilExit(Context &Ctx, Prepared &P);
+
 /// Loads the manifest (or makes one from requirement arguments: \p Inputs
 /// are the positionals), gathers the facts and resolves.
 llvm::Expected<Prepared> prepareAndResolve(Context &Ctx,

@@ -48,7 +48,8 @@ class PrintableContext {
 public:
   explicit PrintableContext(Context &Under)
       : Out(Under.Out), Err(Under.Err),
-        Ctx{Out, Err, Under.Prefix, Under.Color, &Out, &Err} {}
+        Ctx{Out, Err, Under.Prefix, Under.Color, &Out, &Err,
+            Under.FreeOnReturn} {}
 
   Context &get() { return Ctx; }
 

@@ -18,6 +18,7 @@ int main(int Argc, char **Argv) {
   bool Color = sys::Process::StandardOutIsDisplayed() &&
                !sys::Process::GetEnv("NO_COLOR");
   cudadeps::cli::Context Ctx{outs(), errs(), Prefix, Color};
+  Ctx.FreeOnReturn = false;
   int Code = cudadeps::cli::run(Args, Ctx);
   outs().flush();
   return Code;
