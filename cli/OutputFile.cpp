@@ -1,6 +1,7 @@
 //===- OutputFile.cpp - files cudadeps writes for other tools to read ------===//
 #include "cli/OutputFile.h"
 
+#include "core/support/AtomicFile.h"
 #include "core/support/BoundedFile.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -40,27 +41,8 @@ Error cannotWrite(StringRef Path, const Twine &Why) {
 Expected<bool> writeFileIfChanged(StringRef Path, StringRef Text) {
   if (holdsExactly(Path, Text))
     return false;
-  SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  SmallString<256> Tmp;
-  int FD;
-  if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Tmp))
+  if (std::error_code EC = writeFileAtomically(Path, Text))
     return cannotWrite(Path, EC.message());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      std::string Why = OS.error().message();
-      OS.clear_error();
-      sys::fs::remove(Tmp);
-      return cannotWrite(Path, Why);
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
-    sys::fs::remove(Tmp);
-    return cannotWrite(Path, EC.message());
-  }
   return true;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/facts/FactsFile.h"
 #include "core/facts/FactsSchema.h"
+#include "core/support/AtomicFile.h"
 #include "core/support/BoundedFile.h"
 #include "core/support/JsonSupport.h"
 
@@ -496,34 +497,15 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
   if (std::error_code EC = sys::fs::create_directories(Parent))
     return createStringError(EC, "cannot create cache directory '%s': %s",
                              Parent.str().c_str(), EC.message().c_str());
-  // Write beside the entry, then rename: readers see the old or the new
-  // entry, never a partial one.
-  SmallString<256> Temp;
-  int FD = -1;
-  if (std::error_code EC =
-          sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Temp))
+  // Compact: a warm run parses every entry of the file it reads. Readers
+  // see the old or the new entry, never a partial one.
+  std::string Text =
+      formatv("{0}", json::Value(json::Object{{"entries", std::move(Entries)}}))
+          .str() +
+      "\n";
+  if (std::error_code EC = writeFileAtomically(Path, Text))
     return createStringError(EC, "cannot write cache entry '%s': %s",
                              Path.c_str(), EC.message().c_str());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    // Compact: a warm run parses every entry of the file it reads.
-    OS << formatv("{0}",
-                  json::Value(json::Object{{"entries", std::move(Entries)}}))
-       << '\n';
-    OS.close();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      sys::fs::remove(Temp);
-      return createStringError(EC, "cannot write cache entry '%s': %s",
-                               Path.c_str(), EC.message().c_str());
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return createStringError(EC, "cannot write cache entry '%s': %s",
-                             Path.c_str(), EC.message().c_str());
-  }
   return Error::success();
 }
 

@@ -1,5 +1,6 @@
 #include "core/support/LoadCache.h"
 
+#include "core/support/AtomicFile.h"
 #include "core/support/BinaryCodec.h"
 #include "core/support/BoundedFile.h"
 #include "core/support/Hash.h"
@@ -149,26 +150,8 @@ void LoadCache::write(const LoadCacheContents &C) const {
   };
   if (std::error_code EC = sys::fs::create_directories(Dir))
     return Fail(EC.message());
-  SmallString<256> Temp;
-  int FD = -1;
-  if (std::error_code EC = sys::fs::createUniqueFile(
-          Path + ".tmp-%%%%%%%%", FD, Temp))
+  if (std::error_code EC = writeFileAtomically(Path, Bytes))
     return Fail(EC.message());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Bytes;
-    OS.close();
-    if (OS.has_error()) {
-      std::string Why = OS.error().message();
-      OS.clear_error();
-      sys::fs::remove(Temp);
-      return Fail(Why);
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return Fail(EC.message());
-  }
 }
 
 } // namespace cudadeps
