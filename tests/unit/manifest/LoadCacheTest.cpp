@@ -7,6 +7,7 @@
 #include "core/manifest/Registry.h"
 #include "core/support/BinaryCodec.h"
 #include "core/support/LoadCache.h"
+#include "tests/support/FakeToolkit.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -29,26 +30,20 @@ namespace {
 class LoadCacheTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cudadeps-loadcache", Root));
+    ASSERT_TRUE(T.ok());
     Reg = sub("registry");
     Cache = sub("cache");
   }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
 
   std::string sub(llvm::StringRef Name) {
-    llvm::SmallString<256> P(Root);
-    llvm::sys::path::append(P, Name);
-    llvm::sys::fs::create_directories(P);
-    return std::string(P);
+    std::string P = T.sub(Name);
+    EXPECT_TRUE(makeDirs(P));
+    return P;
   }
   std::string write(llvm::StringRef File, llvm::StringRef Text) {
-    llvm::SmallString<256> P(Reg);
-    llvm::sys::path::append(P, File);
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(P, EC);
-    EXPECT_FALSE(EC);
-    OS << Text;
-    return std::string(P);
+    std::string P = Reg + "/" + File.str();
+    EXPECT_TRUE(writeFile(P, Text));
+    return P;
   }
   static std::string pkg(llvm::StringRef Name, llvm::StringRef Version) {
     return ("schema = 1\n[package]\nname = \"" + Name +
@@ -73,7 +68,7 @@ protected:
     return C.path();
   }
 
-  llvm::SmallString<256> Root;
+  TempDir T{"cudadeps-loadcache"};
   std::string Reg, Cache;
   size_t Parsed = 0;
 };
