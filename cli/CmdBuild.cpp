@@ -220,18 +220,18 @@ struct Session {
   const ParsedOptions &Opts;
   bool Install = false;
   bool DryRun = false;
-  std::string CacheDir;
-  std::string Launcher;
-  std::optional<unsigned> Jobs;
-  std::map<std::string, std::string> BaseEnv;
-  RealProcessRunner Runner;
-  std::unique_ptr<Progress> Prog;
+  std::string CacheDir = {};
+  std::string Launcher = {};
+  std::optional<unsigned> Jobs = {};
+  std::map<std::string, std::string> BaseEnv = {};
+  RealProcessRunner Runner = {};
+  std::unique_ptr<Progress> Prog = {};
   /// What `install` installs: wheel paths and name==version requirements.
-  std::vector<std::string> ToInstall;
+  std::vector<std::string> ToInstall = {};
   /// --locked: the lock holds here; its commit of each source build.
   bool Locked = false;
-  std::string LockFile;
-  std::map<std::string, std::string> LockedCommits;
+  std::string LockFile = {};
+  std::map<std::string, std::string> LockedCommits = {};
 };
 
 BuildOptions buildOptionsFor(Session &S) {

@@ -136,7 +136,7 @@ Expected<DoctorPlan> prepare(Context &Ctx, const ParsedOptions &Opts) {
   }
   if (WS.hasRegistryError())
     return WS.registryError();
-  return std::move(Plan);
+  return Plan;
 }
 
 std::string verdictText(const PackageDiagnosis &P) {

@@ -66,7 +66,7 @@ std::string cmakeQuoted(StringRef Value) {
 
 Expected<std::string> cmakeArgument(StringRef Value) {
   if (Error E = checkCMakeElement(Value))
-    return std::move(E);
+    return E;
   return cmakeQuoted(Value);
 }
 

@@ -63,7 +63,7 @@ Expected<MachineFacts> gatherMachineFacts(Context &Ctx,
   static RealProcessRunner Runner;
   GatherOptions G{Env, Runner};
   if (Error E = probeTimeoutFromEnv(Env, G))
-    return std::move(E);
+    return E;
   if (Opts.has("--facts"))
     G.FactsFile = Opts.get("--facts");
   G.Overrides = Opts.getAll("--set");
@@ -227,7 +227,7 @@ Expected<std::unique_ptr<Workspace>> workspaceFor(Context &Ctx, Manifest Main,
       return KB.takeError();
     W->KB = std::move(*KB);
   }
-  return std::move(W);
+  return W;
 }
 
 } // namespace cudadeps::cli

@@ -81,7 +81,7 @@ struct CompilerFacts {
   /// The variable by which the user named this compiler ("$NVCC_CCBIN",
   /// "$CUDAHOSTCXX" or "$CXX", in that precedence); empty when it was only
   /// found on PATH. An explicit choice is preferred when it is compatible.
-  std::string ChosenBy;
+  std::string ChosenBy = {};
   /// "clang 19.1.7 (/usr/bin/clang++-19, named by $CUDAHOSTCXX)".
   std::string label() const;
   bool operator==(const CompilerFacts &) const = default;
@@ -105,7 +105,7 @@ struct TorchFacts {
   std::optional<bool> Cxx11Abi; // _GLIBCXX_USE_CXX11_ABI; absent: unknown
   Source From;
   /// Where Cxx11Abi came from (torch/lib/libc10.so, a CMake config, a key).
-  Source AbiFrom;
+  Source AbiFrom = {};
   bool operator==(const TorchFacts &) const = default;
 };
 

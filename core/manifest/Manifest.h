@@ -87,8 +87,8 @@ struct Arch {
   /// Written as a table: passed to nvcc whenever NvccCond holds.
   bool Passed = false;
   /// The nvcc versions (major.minor) for which it is passed; none = always.
-  std::optional<VersionSet> NvccCond;
-  std::string NvccCondText; // as written: ">=13.0"
+  std::optional<VersionSet> NvccCond = {};
+  std::string NvccCondText = {}; // as written: ">=13.0"
   /// The compute capability number: 90 for sm_90a, 120 for sm_120.
   unsigned number() const;
   /// True when the build passes (or, for a plain entry, may compile) this

@@ -1165,7 +1165,7 @@ Expected<Manifest> loadManifest(StringRef Path) {
                                            B.message());
       return createStringError(inconvertibleErrorCode(), B.message());
     });
-    return std::move(E);
+    return E;
   }
   return parseManifest(*Text, Path);
 }

@@ -38,24 +38,24 @@ struct GatherOptions {
   const Environment &Env;
   ProcessRunner &Runner;
   /// --facts FILE. When set (or $CUDADEPS_FACTS is), nothing is probed.
-  std::optional<std::string> FactsFile;
+  std::optional<std::string> FactsFile = {};
   /// --set K=V, applied last, in order.
-  std::vector<std::string> Overrides;
+  std::vector<std::string> Overrides = {};
   /// Built-in probes (core does not depend on plugins/: the caller passes
   /// plugins/Builtin.h's list).
-  llvm::ArrayRef<ProbeFactory> Builtins;
+  llvm::ArrayRef<ProbeFactory> Builtins = {};
   /// --plugin PATH, in order; $CUDADEPS_PLUGIN_PATH is read from Env.
-  std::vector<std::string> PluginPaths;
+  std::vector<std::string> PluginPaths = {};
   /// <prefix>/lib/cudadeps/plugins ("" = none).
-  std::string InstalledPluginDir;
+  std::string InstalledPluginDir = {};
   /// --refresh: probe again even when the cache is valid.
   bool Refresh = false;
   /// "" = ProbeCache::defaultDir(Env); "-" = no cache.
-  std::string CacheDir;
+  std::string CacheDir = {};
   std::chrono::milliseconds CommandTimeout = DefaultCommandTimeout;
   /// The whole probe phase's budget (0 = none: only CommandTimeout).
   std::chrono::milliseconds ProbeDeadline = DefaultProbeDeadline;
-  std::string SysRoot;
+  std::string SysRoot = {};
 };
 
 struct MachineFacts {

@@ -36,7 +36,7 @@ struct ProbeContext {
   std::chrono::milliseconds CommandTimeout = DefaultCommandTimeout;
   /// Root prepended to absolute system paths (/proc, /sys, /usr/local, ...)
   /// so tests can point probes at a fake file system tree; "" = real root.
-  std::string SysRoot;
+  std::string SysRoot = {};
   /// The end of the whole probe phase: nothing a probe runs lasts past it
   /// (nullopt = each command has only its own timeout).
   std::optional<std::chrono::steady_clock::time_point> Deadline{};

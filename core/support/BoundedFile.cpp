@@ -100,7 +100,7 @@ static Expected<std::string> readRegular(StringRef Path, size_t Limit,
   FdCloser Closer;
   struct stat St;
   if (Error E = openRegular(Path, Limit, What, Truncate, Closer, St))
-    return std::move(E);
+    return E;
   int Fd = Closer.Fd;
   std::string Text;
   Text.reserve(std::min<size_t>(
@@ -133,7 +133,7 @@ Expected<std::string> readFileTail(StringRef Path, size_t Limit,
   FdCloser Closer;
   struct stat St;
   if (Error E = openRegular(Path, Limit, What, /*Truncate=*/true, Closer, St))
-    return std::move(E);
+    return E;
   if (St.st_size > 0 && static_cast<uint64_t>(St.st_size) > Limit)
     ::lseek(Closer.Fd, St.st_size - static_cast<off_t>(Limit), SEEK_SET);
   std::string Text;
@@ -161,7 +161,7 @@ mapBoundedFile(StringRef Path, size_t Limit, StringRef What) {
   FdCloser Closer;
   struct stat St;
   if (Error E = openRegular(Path, Limit, What, /*Truncate=*/false, Closer, St))
-    return std::move(E);
+    return E;
   ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getOpenFile(
       sys::fs::convertFDToNativeFile(Closer.Fd), Path,
       static_cast<uint64_t>(St.st_size), /*RequiresNullTerminator=*/false);

@@ -67,7 +67,7 @@ Expected<FileLock> FileLock::acquire(StringRef Path,
     std::this_thread::sleep_for(Pause);
     Pause = std::min(Pause * 2, std::chrono::milliseconds(100));
   }
-  return std::move(L);
+  return L;
 }
 
 } // namespace cudadeps

@@ -343,7 +343,7 @@ Expected<ProcessResult> RealProcessRunner::run(const ProcessRequest &R) {
       Streams[I].Text = I == 0 ? &Result.Out : &Result.Err;
     } else {
       if (Error E = openOutputFile(File, Files[I]))
-        return std::move(E);
+        return E;
       Streams[I].File = Files[I].Value;
     }
   }
@@ -404,7 +404,7 @@ Expected<ProcessResult> RealProcessRunner::run(const ProcessRequest &R) {
       Error E = systemError("cannot wait for '" + R.Argv[0] + "'");
       killGroup(Pid, SIGKILL);
       reapBlocking(Pid, Status);
-      return std::move(E);
+      return E;
     }
     bool Over = false;
     for (nfds_t I = 0; I < PidSlot && Ready > 0; ++I)

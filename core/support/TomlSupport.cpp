@@ -329,7 +329,7 @@ llvm::Error checkTomlHazards(llvm::StringRef Text, llvm::StringRef FileName) {
 llvm::Expected<toml::table> parseToml(llvm::StringRef Text,
                                       llvm::StringRef FileName) {
   if (llvm::Error E = checkTomlHazards(Text, FileName))
-    return std::move(E);
+    return E;
   toml::parse_result Parsed =
       toml::parse(std::string_view(Text.data(), Text.size()),
                   std::string_view(FileName.data(), FileName.size()));

@@ -276,7 +276,7 @@ Expected<std::string> verify(const InstallRequest &R, const InstallPlan &Plan,
   } else if (!L) {
     Error E = L.takeError();
     if (E.isA<InterruptedError>())
-      return std::move(E);
+      return E;
     consumeError(std::move(E));
   }
   std::string Src = pathJoin(Work, "kernel.cu");
@@ -547,7 +547,7 @@ Expected<InstallResult> installToolkit(const InstallRequest &R,
       Origin.Components.emplace_back(W.Component, W.Ver.str());
     }
     if (Error E = layOutCudaHome(Root))
-      return std::move(E);
+      return E;
   }
 
   std::string FullVersion;

@@ -312,7 +312,7 @@ Expected<ExtractStats> extractArchive(StringRef Path, StringRef Prefix,
       continue;
     }
     if (Error E = writeMemberFile(**Z, I, Path, M, Target, Budget))
-      return std::move(E);
+      return E;
     ++Stats.Files;
     Stats.Bytes += M.Size;
   }

@@ -50,7 +50,7 @@ struct Candidate {
   std::string Path;
   std::string Via; // "$CXX", "$PATH", ...
   bool NvccDefault = false;
-  std::string ChosenBy; // "$NVCC_CCBIN", "$CUDAHOSTCXX", "$CXX" or empty
+  std::string ChosenBy = {}; // "$NVCC_CCBIN", "$CUDAHOSTCXX", "$CXX" or empty
 };
 
 /// The first executable \p Name on $PATH, the search recorded in \p Answer.

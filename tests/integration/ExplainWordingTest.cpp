@@ -72,9 +72,10 @@ void expectNoEncoding(const std::string &Text, const std::string &Where) {
     static const std::regex Twice(R"(because (.+) \(\d+\), \1\.)");
     EXPECT_FALSE(std::regex_search(Body.str(), Twice))
         << Where << " repeats a clause: " << Body.str();
-    if (Body.startswith("because") || Body.startswith("and "))
+    if (Body.startswith("because") || Body.startswith("and ")) {
       EXPECT_TRUE(Seen.insert(Body.ltrim("and ").str()).second)
           << Where << " says twice: " << Body.str();
+    }
   }
 }
 

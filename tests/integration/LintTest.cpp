@@ -35,11 +35,12 @@ TEST(Lint, ShippedManifestsAreClean) {
   SmallVector<StringRef, 64> Lines;
   StringRef(R.Err).split(Lines, '\n', -1, /*KeepEmpty=*/false);
   for (StringRef L : Lines)
-    if (L.contains(": warning: ") || L.contains(": error: "))
+    if (L.contains(": warning: ") || L.contains(": error: ")) {
       EXPECT_TRUE(L.contains(": warning: release ") &&
                   L.endswith(" lists no archs: resolve assumes it compiles "
                              "the targets"))
           << L.str();
+    }
 }
 
 TEST(Lint, MissingFileIsInputError) {

@@ -101,7 +101,7 @@ struct FakeToolkitSpec {
   /// When set, nvcc sleeps this long before answering anything.
   unsigned SleepSeconds = 0;
   /// When set, <root>/version.json names this cuda_nvcc version.
-  std::string VersionJson;
+  std::string VersionJson = {};
   /// Put host_config.h under targets/x86_64-linux/include/crt instead.
   bool HeaderUnderTargets = false;
 };

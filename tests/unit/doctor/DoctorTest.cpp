@@ -317,8 +317,9 @@ TEST(DoctorTest, RealTorchInstall) {
       NeedTorch += O.TorchSymbols != 0;
     }
   }
-  if (NeedTorch)
+  if (NeedTorch) {
     EXPECT_FALSE(Rep.TorchLibDir.empty());
+  }
   std::cout << "[ note ] checked " << Rep.Packages.size()
             << " installed packages, " << NeedTorch
             << " shared objects that need torch\n";

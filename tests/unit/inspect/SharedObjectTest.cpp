@@ -173,8 +173,9 @@ TEST(SharedObjectTest, RealNvccExtension) {
   std::string Release =
       V.Output.substr(At + 8, V.Output.find(',', At) - At - 8);
   for (const FatbinEntry &F : E.DeviceCode) {
-    if (!F.Compressed)
+    if (!F.Compressed) {
       EXPECT_EQ(F.ToolkitRelease, Release);
+    }
   }
 
   // cuobjdump, where the toolkit has it, lists the same code.

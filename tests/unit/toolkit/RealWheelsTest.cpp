@@ -3,9 +3,10 @@
 // Runs when CUDADEPS_TEST_CUDA_WHEELS names a directory holding NVIDIA's
 // CUDA 13 wheels (nvidia-cuda-nvcc, -crt, nvidia-nvvm, -runtime, -cccl),
 // e.g. after
-//   pip download --no-deps nvidia-cuda-nvcc==13.0.88 nvidia-cuda-crt==13.0.88 \
-//     nvidia-nvvm==13.0.88 nvidia-cuda-runtime==13.0.88 \
+//   pip download --no-deps nvidia-cuda-nvcc==13.0.88 nvidia-cuda-crt==13.0.88
+//     nvidia-nvvm==13.0.88 nvidia-cuda-runtime==13.0.88
 //     nvidia-cuda-cccl==13.0.85 -d /tmp/wheels
+// (one command).
 // CUDADEPS_TEST_CUDA_VERSION picks the version (default: the newest nvcc
 // wheel there). The toolkit is installed into a temporary store, verified
 // by the installer, then used to compile and link a kernel that includes
