@@ -7,6 +7,7 @@
 #include "core/support/AtomicFile.h"
 #include "core/support/BoundedFile.h"
 #include "core/support/JsonSupport.h"
+#include "core/support/LoadCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -98,16 +99,24 @@ static bool readStrings(const json::Object &O, StringRef Key,
   return true;
 }
 
-static json::Value listingToJson(const DirListing &L);
+static json::Value listingToJson(const DirListing &L, json::Value Fingerprint);
 
 /// A pattern search also records, for each directory it read, the names the
 /// pattern matched there and the directory's fingerprint: an unchanged
-/// directory (/usr/bin) is not read again.
+/// directory (/usr/bin) is not read again. The fingerprints are taken before
+/// the directories are listed: a directory that changes meanwhile has a newer
+/// fingerprint than the one recorded, and is read again next time.
 static json::Value searchToJson(const PathSearch &S, const Environment &Env) {
   json::Array Dirs;
-  if (S.Name.empty())
-    for (const DirListing &L : listSearchDirectories(S, Env))
-      Dirs.push_back(listingToJson(L));
+  if (S.Name.empty()) {
+    std::vector<json::Value> Before;
+    for (const std::string &D : searchDirectories(S, Env))
+      Before.push_back(ProbeCache::fingerprint(D));
+    std::vector<DirListing> Listed = listSearchDirectories(S, Env);
+    assert(Listed.size() == Before.size() && "one listing per directory");
+    for (size_t I = 0; I < Listed.size(); ++I)
+      Dirs.push_back(listingToJson(Listed[I], std::move(Before[I])));
+  }
   return json::Object{{"variable", S.Variable},
                       {"name", S.Name},
                       {"pattern", S.Pattern},
@@ -131,13 +140,14 @@ static std::optional<PathSearch> searchFromJson(const json::Value &V) {
   return S;
 }
 
-/// A listing with the directory's fingerprint: while that is unchanged the
-/// names are too, and the directory need not be read.
-static json::Value listingToJson(const DirListing &L) {
+/// A listing with the directory's fingerprint, taken before the names were
+/// read: while that is unchanged the names are too, and the directory need
+/// not be read.
+static json::Value listingToJson(const DirListing &L, json::Value Fingerprint) {
   return json::Object{{"dir", L.Dir},
                       {"pattern", L.Pattern},
                       {"names", strings(L.Names)},
-                      {"fingerprint", ProbeCache::fingerprint(L.Dir)}};
+                      {"fingerprint", std::move(Fingerprint)}};
 }
 
 static std::optional<DirListing> listingFromJson(const json::Value &V) {
@@ -217,10 +227,13 @@ static bool readPackageRows(const json::Array &Rows,
   return true;
 }
 
-/// The parts of the entry that must match for it to be used.
+/// The parts of the entry that must match for it to be used. The program's
+/// identity makes a rebuilt cudadeps, whose probes may differ from the
+/// version's release, probe again.
 static json::Object keyOf(const Probe &P, const ProbeContext &Ctx) {
   return json::Object{{"format", EntryFormat},
                       {"cudadeps", CUDADEPS_VERSION},
+                      {"program", json::fixUTF8(programIdentity())},
                       {"probe", P.name()},
                       {"version", P.version()},
                       {"origin", P.origin()},
@@ -447,8 +460,20 @@ Error ProbeCache::store(const Probe &P, const ProbeContext &Ctx,
   json::Array Searches, Listings;
   for (const PathSearch &S : A.Searches)
     Searches.push_back(searchToJson(S, Ctx.Env));
-  for (const DirListing &L : A.Listings)
-    Listings.push_back(listingToJson(L));
+  // The probe listed its directories before this fingerprint can be taken:
+  // each is fingerprinted, then listed again, and one that holds other names
+  // than the probe saw changed while it probed. Its new fingerprint would
+  // vouch for the old names, so the answer is not stored.
+  for (const DirListing &L : A.Listings) {
+    json::Value Fingerprint = fingerprint(L.Dir);
+    DirListing Now{L.Dir, L.Pattern, {}};
+    if (runDirListing(Now) != L.Names) {
+      spdlog::debug("probe cache: {} not stored: {} changed while probing",
+                    P.name(), L.Dir);
+      return Error::success();
+    }
+    Listings.push_back(listingToJson(L, std::move(Fingerprint)));
+  }
   Entry["env"] = std::move(Env);
   Entry["inputs"] = std::move(Inputs);
   Entry["searches"] = std::move(Searches);

@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -29,9 +30,10 @@ uint64_t nanoseconds(const struct timespec &T) {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);
 }
 
-/// The cudadeps version and the executable's path and identity: entries of
-/// another build are not read. "" when the executable cannot be identified
-/// (then nothing is cached).
+uint64_t checksum(StringRef Bytes) { return xxHash64(Bytes); }
+
+} // namespace
+
 const std::string &programIdentity() {
   static const std::string Id = [] {
     SmallString<256> Exe;
@@ -40,18 +42,12 @@ const std::string &programIdentity() {
     std::optional<FileIdentity> F = identifyFile(Exe);
     if (!F)
       return std::string();
-    BinaryEncoder E("");
-    std::string Version = CUDADEPS_VERSION;
-    std::string Path(Exe.str());
-    E(Version, Path, *F);
-    return E.take();
+    return formatv("{0} {1} {2}:{3}:{4}:{5}:{6}", CUDADEPS_VERSION, Exe,
+                   F->Device, F->Inode, F->Size, F->ModifiedNs, F->ChangedNs)
+        .str();
   }();
   return Id;
 }
-
-uint64_t checksum(StringRef Bytes) { return xxHash64(Bytes); }
-
-} // namespace
 
 std::optional<FileIdentity> identifyFile(StringRef Path) {
   struct stat St;

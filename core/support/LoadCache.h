@@ -56,6 +56,14 @@ struct FileIdentity {
 /// nullopt when it cannot be stat'ed or is not a regular file.
 std::optional<FileIdentity> identifyFile(llvm::StringRef Path);
 
+/// The running cudadeps as printable text: its version, the real path of
+/// its executable and that file's identity ("0.1.0 /usr/bin/cudadeps
+/// 2049:1234:113250072:<mtime ns>:<ctime ns>"). The load cache and the probe
+/// cache keep it with what they write and use only what this same build
+/// wrote (a rebuilt executable at the same path and version parses and
+/// probes again). "" when the executable cannot be identified.
+const std::string &programIdentity();
+
 /// What one file gave: its name in the directory, its identity when it was
 /// parsed, a key the user of the cache chooses (a registry keeps the
 /// package's canonical name, to index the directory without decoding) and

@@ -2,6 +2,7 @@
 
 #include "core/plugin/ProbeCache.h"
 #include "core/plugin/ProbeRunner.h"
+#include "core/support/LoadCache.h"
 
 #include "TestSupport.h"
 
@@ -168,6 +169,27 @@ TEST_F(ProbeCacheTest, NewProbeVersionOrSysRootReprobes) {
   Ctx.SysRoot = Dir.path();
   run(*P2);
   EXPECT_EQ(P2->Calls, 2);
+}
+
+TEST_F(ProbeCacheTest, AnotherBuildOfCudadepsProbesAgain) {
+  auto P = makeProbe();
+  run(*P);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Entry =
+      llvm::MemoryBuffer::getFile(Cache.entryPath("fake-nvcc"));
+  ASSERT_TRUE(Entry);
+  std::string Text = (*Entry)->getBuffer().str();
+  ASSERT_FALSE(programIdentity().empty());
+  std::string Mine = "\"program\":\"" + programIdentity() + "\"";
+  size_t At = Text.find(Mine);
+  ASSERT_NE(At, std::string::npos) << Text;
+  // The same version built again: another executable file.
+  Text.replace(At, Mine.size(), "\"program\":\"" CUDADEPS_VERSION " /usr/bin/cudadeps 1:2:3:4:5\"");
+  Dir.write("entry", Text);
+  ASSERT_FALSE(llvm::sys::fs::rename(Dir.path("entry"), Cache.entryPath("fake-nvcc")));
+  run(*P);
+  EXPECT_EQ(P->Calls, 2);
+  run(*P);
+  EXPECT_EQ(P->Calls, 2);
 }
 
 TEST_F(ProbeCacheTest, RefreshForcesAProbeAndRewrites) {
@@ -442,6 +464,35 @@ TEST_F(ProbeCacheTest, ListingIgnoresOtherEntriesButNotNewMatches) {
   setModificationTime(Site, 3000000);
   run(P);
   EXPECT_EQ(P.Calls, 2);
+}
+
+TEST_F(ProbeCacheTest, ADirectoryThatChangesWhileProbingIsNotVouchedFor) {
+  // The probe lists site/ and a distribution is installed before its answer
+  // is stored: the fingerprint taken now would vouch for the old names.
+  std::string Site = Dir.path("site");
+  Dir.write("site/a-1.0.dist-info/METADATA", "");
+  std::vector<std::vector<std::string>> Seen;
+  FakeProbe P("lister", [&](const ProbeContext &) -> llvm::Expected<ProbeAnswer> {
+    ProbeAnswer A;
+    A.What = ProbeAnswer::Kind::NotPresent;
+    DirListing L{Site, "\\.dist-info$", {}};
+    Seen.push_back(runDirListing(L));
+    A.Listings.push_back(std::move(L));
+    if (Seen.size() == 1)
+      Dir.write("site/b-2.0.dist-info/METADATA", "");
+    return A;
+  });
+  run(P);
+  ASSERT_EQ(Seen.size(), 1u);
+  EXPECT_EQ(Seen[0], std::vector<std::string>{"a-1.0.dist-info"});
+  EXPECT_FALSE(llvm::sys::fs::exists(Cache.entryPath("lister")));
+  // The next run sees both and stores them; the one after uses them.
+  EXPECT_FALSE(run(P).Reports[0].FromCache);
+  ASSERT_EQ(Seen.size(), 2u);
+  EXPECT_EQ(Seen[1],
+            (std::vector<std::string>{"a-1.0.dist-info", "b-2.0.dist-info"}));
+  EXPECT_TRUE(run(P).Reports[0].FromCache);
+  EXPECT_EQ(Seen.size(), 2u);
 }
 
 TEST_F(ProbeCacheTest, ListedNamesThatAreNotUtf8AreNotStored) {
