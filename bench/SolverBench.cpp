@@ -96,6 +96,121 @@ private:
   std::map<std::string, std::map<Version, PackageDependencies>> Deps;
 };
 
+/// A registry whose planted versions are the only solution (bench/problems.py's
+/// planted(..., unique=True)): every other version is a trap that needs a
+/// non-planted version of a package with a lower index, and p0's other
+/// versions need a version of p1 that does not exist.
+class UniqueRegistry : public PackageProvider {
+public:
+  UniqueRegistry(unsigned N, unsigned V, unsigned Roots, unsigned Seed) {
+    std::mt19937 Rng(Seed);
+    auto Uniform = [&](unsigned Lo, unsigned Hi) {
+      return std::uniform_int_distribution<unsigned>(Lo, Hi)(Rng);
+    };
+    std::vector<unsigned> Plant(N);
+    for (unsigned &P : Plant)
+      P = Uniform(1, V);
+    Names.resize(N);
+    for (unsigned I = 0; I < N; ++I)
+      Names[I] = "p" + std::to_string(I);
+    for (unsigned I = 0; I < N; ++I) {
+      auto &Versions = Deps[Names[I]];
+      for (unsigned Ver = 1; Ver <= V; ++Ver) {
+        std::vector<std::pair<std::string, VersionSet>> On;
+        if (Ver == Plant[I]) {
+          unsigned K = Uniform(0, 3);
+          for (unsigned D = 0; D < K; ++D) {
+            unsigned T = Uniform(0, N - 1);
+            if (T == I || any_of(On.begin(), On.end(), [&](const auto &E) {
+                  return E.first == Names[T];
+                }))
+              continue;
+            unsigned S = Plant[T];
+            On.emplace_back(Names[T],
+                            range(Uniform(1, S), Uniform(S + 1, V + 1)));
+          }
+        } else if (I == 0) {
+          On.emplace_back(Names[1 % N], range(V + 1, V + 1));
+        } else {
+          // A trap: besides up to two dependencies that allow their
+          // targets' planted versions, one on a lower-indexed package
+          // that excludes its planted version.
+          unsigned T = Uniform(0, I - 1);
+          unsigned K = Uniform(0, 2);
+          for (unsigned D = 0; D < K; ++D) {
+            unsigned U = Uniform(0, N - 1);
+            if (U == I || U == T ||
+                any_of(On.begin(), On.end(),
+                       [&](const auto &E) { return E.first == Names[U]; }))
+              continue;
+            unsigned S = Plant[U];
+            On.emplace_back(Names[U],
+                            range(Uniform(1, S), Uniform(S + 1, V + 1)));
+          }
+          unsigned S = Plant[T];
+          if (S == 1 || (S < V && Uniform(0, 1) == 0))
+            On.emplace_back(Names[T], range(S + 1, V + 1));
+          else
+            On.emplace_back(Names[T], range(Uniform(1, S - 1), S));
+        }
+        Versions.emplace(Version({Ver}), PackageDependencies::available(On));
+      }
+    }
+    std::vector<std::pair<std::string, VersionSet>> Root;
+    for (unsigned R = 0; R < Roots; ++R) {
+      unsigned T = Uniform(0, N - 1);
+      unsigned S = Plant[T];
+      if (none_of(Root.begin(), Root.end(),
+                  [&](const auto &E) { return E.first == Names[T]; }))
+        Root.emplace_back(Names[T], range(Uniform(1, S), Uniform(S + 1, V + 1)));
+    }
+    Deps["root"].emplace(Version({0}), PackageDependencies::available(Root));
+    for (unsigned I = 0; I < N; ++I)
+      Planted.emplace(Names[I], Version({Plant[I]}));
+  }
+
+  std::vector<Version> versions(const std::string &P) override {
+    std::vector<Version> Out;
+    auto It = Deps.find(P);
+    if (It != Deps.end())
+      for (auto R = It->second.rbegin(); R != It->second.rend(); ++R)
+        Out.push_back(R->first);
+    return Out;
+  }
+  PackageDependencies dependencies(const std::string &P,
+                                   const Version &V) override {
+    auto It = Deps.find(P);
+    if (It == Deps.end())
+      return PackageDependencies::unavailable("no such package");
+    auto D = It->second.find(V);
+    if (D == It->second.end())
+      return PackageDependencies::unavailable("no such version");
+    return D->second;
+  }
+
+  /// Whether Solution selects only planted versions.
+  bool isPlanted(const std::map<std::string, Version> &Solution) const {
+    for (const auto &[Name, Ver] : Solution)
+      if (Name != "root" && !(Planted.at(Name) == Ver))
+        return false;
+    return true;
+  }
+
+private:
+  std::vector<std::string> Names;
+  std::map<std::string, std::map<Version, PackageDependencies>> Deps;
+  std::map<std::string, Version> Planted;
+};
+
+void setWorkCounters(benchmark::State &S, const PackageSolveResult &R) {
+  S.counters["incompatibilities"] = double(R.IncompatibilityCount);
+  S.counters["decisions"] = double(R.Work.Decisions);
+  S.counters["conflicts"] = double(R.Work.Conflicts);
+  S.counters["learned"] = double(R.Work.Learned);
+  S.counters["visits"] = double(R.Work.Visits);
+  S.counters["backjumped"] = double(R.Work.Backjumped);
+}
+
 void BM_VersionSetContains(benchmark::State &S) {
   VersionSet Set = range(3, 9).unionWith(range(12, 15));
   Version V({13});
@@ -148,10 +263,22 @@ void BM_Solve(benchmark::State &S) {
     PackageSolveResult Result = solvePackages(R, "root", Version({0}));
     if (!Result.solved())
       S.SkipWithError("the planted registry has a solution");
-    S.counters["incompatibilities"] = double(Result.IncompatibilityCount);
+    setWorkCounters(S, Result);
   }
 }
 BENCHMARK(BM_Solve)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+/// A registry with one solution, every other version a trap.
+void BM_SolveUnique(benchmark::State &S) {
+  UniqueRegistry R(S.range(0), 20, 50, 1);
+  for (auto _ : S) {
+    PackageSolveResult Result = solvePackages(R, "root", Version({0}));
+    if (!Result.solved() || !R.isPlanted(*Result.Solution))
+      S.SkipWithError("the registry's only solution is the planted one");
+    setWorkCounters(S, Result);
+  }
+}
+BENCHMARK(BM_SolveUnique)->Arg(200)->Unit(benchmark::kMillisecond);
 
 /// The solve and then what `cudadeps resolve` asks after it: for every
 /// package not at its newest version, whether a solution has the newest

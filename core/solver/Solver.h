@@ -44,6 +44,17 @@ template <class P, class V, class VS> struct SolveResult {
   size_t IncompatibilityCount = 0;
   /// A query that reached its decision limit: neither solved nor failed.
   bool Undecided = false;
+  /// What the search did (for benchmarks and profiling): decisions made,
+  /// conflicts resolved, incompatibilities learned by resolving them,
+  /// incompatibilities looked at by unit propagation, and decision levels
+  /// undone by backjumps.
+  struct Counters {
+    size_t Decisions = 0;
+    size_t Conflicts = 0;
+    size_t Learned = 0;
+    size_t Visits = 0;
+    size_t Backjumped = 0;
+  } Work;
 
   bool solved() const { return Solution.has_value(); }
 };
@@ -100,6 +111,7 @@ public:
     assert(Solved && "query() asks about a problem that solve() solved");
     Solution.restart();
     FailureId.reset();
+    Work = {};
     Exhausted = false;
     Completed.clear();
     CompletionChecks = 2;
@@ -169,6 +181,7 @@ private:
   SolveResult<P, V, VS> result() const {
     SolveResult<P, V, VS> Result;
     Result.IncompatibilityCount = Store.size();
+    Result.Work = Work;
     if (FailureId) {
       Result.Failure = DerivationTree<P, VS>::build(Store, *FailureId, Root);
     } else if (Exhausted) {
@@ -275,6 +288,7 @@ private:
   Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage) {
     const IncompatibilityT &I = Store[Id];
     const std::vector<PackageId> &Pkgs = TermPackages[Id];
+    ++Work.Visits;
     size_t Unsatisfied = SIZE_MAX;
     for (size_t K = 0; K < Pkgs.size(); ++K) {
       SetRelation R = relation(Id, K);
@@ -353,6 +367,7 @@ private:
   std::optional<IncompId> resolveConflict(IncompId Conflict) {
     using Assignment = typename PartialSolution<V, VS>::Assignment;
     bool Learned = false;
+    ++Work.Conflicts;
     IncompId Current = Conflict;
     while (!Store[Current].isFailure(Root)) {
       const IncompatibilityT &I = Store[Current];
@@ -392,6 +407,7 @@ private:
       }
 
       if (PreviousLevel < MostRecent->Level || MostRecent->isDecision()) {
+        Work.Backjumped += Solution.decisionLevel() - PreviousLevel;
         Solution.backtrack(PreviousLevel);
         if (Learned)
           index(Current);
@@ -416,6 +432,7 @@ private:
       New.Cause2 = SatisfierCause;
       bool IsTainted = Tainted[Current] || Tainted[SatisfierCause];
       Current = store(std::move(New), IsTainted);
+      ++Work.Learned;
       Learned = true;
     }
     FailureId = Current;
@@ -747,8 +764,10 @@ private:
           AllSatisfied = false;
       Conflict = Conflict || AllSatisfied;
     }
-    if (!Conflict)
+    if (!Conflict) {
+      ++Work.Decisions;
       Solution.decide(Pkg, *Version);
+    }
     return Pkg;
   }
 
@@ -778,6 +797,7 @@ private:
   std::vector<bool> Queued;
   PartialSolution<V, VS> Solution;
   std::optional<IncompId> FailureId;
+  typename SolveResult<P, V, VS>::Counters Work;
   bool Querying = false;
   bool Exhausted = false;
   unsigned QueryDecisions = 0;
