@@ -24,8 +24,36 @@ VersionSet range(unsigned Lo, unsigned Hi) {
   return VersionSet::between(Version({Lo}), Version({Hi}));
 }
 
+/// A registry held in memory: each package's versions with their
+/// dependencies, newest preferred.
+class MemoryRegistry : public PackageProvider {
+public:
+  std::vector<Version> versions(const std::string &P) override {
+    std::vector<Version> Out;
+    auto It = Deps.find(P);
+    if (It != Deps.end())
+      for (auto R = It->second.rbegin(); R != It->second.rend(); ++R)
+        Out.push_back(R->first);
+    return Out;
+  }
+  PackageDependencies dependencies(const std::string &P,
+                                   const Version &V) override {
+    auto It = Deps.find(P);
+    if (It == Deps.end())
+      return PackageDependencies::unavailable("no such package");
+    auto D = It->second.find(V);
+    if (D == It->second.end())
+      return PackageDependencies::unavailable("no such version");
+    return D->second;
+  }
+
+protected:
+  std::vector<std::string> Names;
+  std::map<std::string, std::map<Version, PackageDependencies>> Deps;
+};
+
 /// An in-memory registry with a planted solution.
-class PlantedRegistry : public PackageProvider {
+class PlantedRegistry : public MemoryRegistry {
 public:
   PlantedRegistry(unsigned N, unsigned V, unsigned Roots, unsigned Seed) {
     std::mt19937 Rng(Seed);
@@ -71,36 +99,13 @@ public:
     }
     Deps["root"].emplace(Version({0}), PackageDependencies::available(Root));
   }
-
-  std::vector<Version> versions(const std::string &P) override {
-    std::vector<Version> Out;
-    auto It = Deps.find(P);
-    if (It != Deps.end())
-      for (auto R = It->second.rbegin(); R != It->second.rend(); ++R)
-        Out.push_back(R->first);
-    return Out;
-  }
-  PackageDependencies dependencies(const std::string &P,
-                                   const Version &V) override {
-    auto It = Deps.find(P);
-    if (It == Deps.end())
-      return PackageDependencies::unavailable("no such package");
-    auto D = It->second.find(V);
-    if (D == It->second.end())
-      return PackageDependencies::unavailable("no such version");
-    return D->second;
-  }
-
-private:
-  std::vector<std::string> Names;
-  std::map<std::string, std::map<Version, PackageDependencies>> Deps;
 };
 
 /// A registry whose planted versions are the only solution (bench/problems.py's
 /// planted(..., unique=True)): every other version is a trap that needs a
 /// non-planted version of a package with a lower index, and p0's other
 /// versions need a version of p1 that does not exist.
-class UniqueRegistry : public PackageProvider {
+class UniqueRegistry : public MemoryRegistry {
 public:
   UniqueRegistry(unsigned N, unsigned V, unsigned Roots, unsigned Seed) {
     std::mt19937 Rng(Seed);
@@ -169,25 +174,6 @@ public:
       Planted.emplace(Names[I], Version({Plant[I]}));
   }
 
-  std::vector<Version> versions(const std::string &P) override {
-    std::vector<Version> Out;
-    auto It = Deps.find(P);
-    if (It != Deps.end())
-      for (auto R = It->second.rbegin(); R != It->second.rend(); ++R)
-        Out.push_back(R->first);
-    return Out;
-  }
-  PackageDependencies dependencies(const std::string &P,
-                                   const Version &V) override {
-    auto It = Deps.find(P);
-    if (It == Deps.end())
-      return PackageDependencies::unavailable("no such package");
-    auto D = It->second.find(V);
-    if (D == It->second.end())
-      return PackageDependencies::unavailable("no such version");
-    return D->second;
-  }
-
   /// Whether Solution selects only planted versions.
   bool isPlanted(const std::map<std::string, Version> &Solution) const {
     for (const auto &[Name, Ver] : Solution)
@@ -197,8 +183,6 @@ public:
   }
 
 private:
-  std::vector<std::string> Names;
-  std::map<std::string, std::map<Version, PackageDependencies>> Deps;
   std::map<std::string, Version> Planted;
 };
 
