@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,6 +82,12 @@ struct Resolution {
   /// The host compiler nvcc runs without -ccbin ($NVCC_CCBIN, else g++ on
   /// PATH), when the facts say.
   std::optional<CompilerFacts> NvccDefaultCompiler;
+  /// What the solve built (the solver with its learned incompatibilities
+  /// and the provider's view of every package it asked about), owned here
+  /// so that it goes away with the resolution: a process about to exit can
+  /// leave the whole resolution unfreed (llvm::BuryPointer) and skip the
+  /// teardown of a large solve.
+  std::shared_ptr<const void> SolveState;
 
   const PackageResolution *find(llvm::StringRef Name) const;
 };

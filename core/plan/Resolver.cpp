@@ -892,6 +892,7 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
         "no GPU was found and no target archs were declared: building for "
         "every arch the release lists and nvcc supports (declare targets with "
         "--arch sm_XX or [target] archs)");
+  Res.SolveState = std::make_shared<Attempt>(std::move(Full));
   return Res;
 }
 
