@@ -7,14 +7,14 @@ namespace cudadeps {
 // A field added to one of these structs must be added to its list below
 // (and LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(Located) == 72 && sizeof(Requirement) == 192 &&
-                  sizeof(Arch) == 144 && sizeof(MatrixDims) == 136 &&
-                  sizeof(MatrixExclude) == 176 &&
-                  sizeof(PrebuiltMatrix) == 280 && sizeof(Release) == 848 &&
-                  sizeof(BuildSpec) == 160 && sizeof(Fallback) == 232 &&
-                  sizeof(Package) == 728 && sizeof(Project) == 208 &&
-                  sizeof(Manifest) == 1040 && sizeof(Diagnostic) == 144 &&
-                  sizeof(SourceLocation) == 40 && sizeof(Version) == 128 &&
+static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 144 &&
+                  sizeof(Arch) == 120 && sizeof(MatrixDims) == 136 &&
+                  sizeof(MatrixExclude) == 152 &&
+                  sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 704 &&
+                  sizeof(BuildSpec) == 136 && sizeof(Fallback) == 208 &&
+                  sizeof(Package) == 560 && sizeof(Project) == 160 &&
+                  sizeof(Manifest) == 824 && sizeof(Diagnostic) == 120 &&
+                  sizeof(SourceLocation) == 16 && sizeof(Version) == 128 &&
                   sizeof(Bound) == 144 && sizeof(VersionSet) == 24,
               "a manifest struct changed: update its field list here");
 #endif
@@ -66,7 +66,7 @@ std::string encodeManifest(const Manifest &M) {
 
 std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
                                        llvm::StringRef File) {
-  BinaryDecoder D(Blob, File.str());
+  BinaryDecoder D(Blob, File);
   Manifest M;
   D(M);
   if (!D.ok())

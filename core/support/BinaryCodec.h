@@ -43,7 +43,7 @@ class BinaryEncoder {
 public:
   static constexpr bool Decoding = false;
   /// \p File: the file whose locations are written as a flag.
-  explicit BinaryEncoder(std::string File) : File(std::move(File)) {}
+  explicit BinaryEncoder(SourcePath File) : File(File) {}
 
   template <class... T> void operator()(T &...X);
 
@@ -58,19 +58,18 @@ public:
     varint(S.size());
     Out.append(S.data(), S.size());
   }
-  const std::string &file() const { return File; }
+  const SourcePath &file() const { return File; }
   std::string take() { return std::move(Out); }
 
 private:
-  std::string File;
+  SourcePath File;
   std::string Out;
 };
 
 class BinaryDecoder {
 public:
   static constexpr bool Decoding = true;
-  BinaryDecoder(llvm::StringRef In, std::string File)
-      : In(In), File(std::move(File)) {}
+  BinaryDecoder(llvm::StringRef In, SourcePath File) : In(In), File(File) {}
 
   template <class... T> void operator()(T &...X);
 
@@ -107,13 +106,13 @@ public:
   }
   /// True when everything decoded and no byte is left over.
   bool ok() const { return !Failed && Pos == In.size(); }
-  const std::string &file() const { return File; }
+  const SourcePath &file() const { return File; }
 
 private:
   llvm::StringRef In;
   size_t Pos = 0;
   bool Failed = false;
-  std::string File;
+  SourcePath File;
 };
 
 // --- the primitives, containers and support structs ----------------------
@@ -156,6 +155,13 @@ template <class C> void codec(C &Cd, double &X) {
 template <class C> void codec(C &Cd, std::string &X) {
   if constexpr (C::Decoding)
     X = Cd.bytes().str();
+  else
+    Cd.bytes(X);
+}
+
+template <class C> void codec(C &Cd, SourcePath &X) {
+  if constexpr (C::Decoding)
+    X = SourcePath(Cd.bytes());
   else
     Cd.bytes(X);
 }

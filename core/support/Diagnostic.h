@@ -9,6 +9,8 @@
 #ifndef CUDADEPS_CORE_SUPPORT_DIAGNOSTIC_H
 #define CUDADEPS_CORE_SUPPORT_DIAGNOSTIC_H
 
+#include "core/support/SourcePath.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -20,7 +22,7 @@
 namespace cudadeps {
 
 struct SourceLocation {
-  std::string File;
+  SourcePath File;
   unsigned Line = 0;   // 1-based; 0 = unknown
   unsigned Column = 0; // 1-based; 0 = unknown
 };
