@@ -726,11 +726,11 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
 // A field added to one of these rows must be added to its list below (and
 // LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(ToolkitRow) == 360 && sizeof(DriverFloorRow) == 216 &&
-                  sizeof(TorchRow) == 440 && sizeof(ProvisionRow) == 248 &&
+static_assert(sizeof(ToolkitRow) == 384 && sizeof(DriverFloorRow) == 240 &&
+                  sizeof(TorchRow) == 488 && sizeof(ProvisionRow) == 272 &&
                   sizeof(NoProvisionRow) == 88 &&
-                  sizeof(TorchCompilerBound) == 440 &&
-                  sizeof(TorchHostCompilerRow) == 232,
+                  sizeof(TorchCompilerBound) == 512 &&
+                  sizeof(TorchHostCompilerRow) == 256,
               "a knowledge-base row changed: update its field list here");
 #endif
 

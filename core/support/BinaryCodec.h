@@ -25,6 +25,7 @@
 
 #include "core/support/Diagnostic.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <bit>
@@ -183,11 +184,26 @@ template <class C, class T> void codec(C &Cd, std::vector<T> &X) {
     size_t N = Cd.count();
     X.clear();
     X.reserve(N);
-    for (size_t I = 0; I < N && Cd.remaining(); ++I) {
-      T E{};
+    // Each element is decoded in place: a manifest's releases are large,
+    // and moving one costs about as much as decoding its fields.
+    for (size_t I = 0; I < N && Cd.remaining(); ++I)
+      codec(Cd, X.emplace_back());
+  } else {
+    Cd.varint(X.size());
+    for (T &E : X)
       codec(Cd, E);
-      X.push_back(std::move(E));
-    }
+  }
+}
+
+/// Encoded as a std::vector of the same elements.
+template <class C, class T, unsigned N>
+void codec(C &Cd, llvm::SmallVector<T, N> &X) {
+  if constexpr (C::Decoding) {
+    size_t Count = Cd.count();
+    X.clear();
+    X.reserve(Count);
+    for (size_t I = 0; I < Count && Cd.remaining(); ++I)
+      codec(Cd, X.emplace_back());
   } else {
     Cd.varint(X.size());
     for (T &E : X)
@@ -222,10 +238,13 @@ void codec(C &Cd, std::map<K, V, L> &X) {
   if constexpr (C::Decoding) {
     size_t N = Cd.count();
     X.clear();
+    // Keys were written in the map's order: each entry goes at the end,
+    // its value decoded in place.
     for (size_t I = 0; I < N && Cd.remaining(); ++I) {
-      std::pair<K, V> E{};
-      codec(Cd, E);
-      X.insert(X.end(), std::move(E));
+      K Key{};
+      codec(Cd, Key);
+      auto It = X.emplace_hint(X.end(), std::move(Key), V{});
+      codec(Cd, It->second);
     }
   } else {
     Cd.varint(X.size());

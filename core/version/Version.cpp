@@ -164,7 +164,7 @@ public:
 
 } // namespace
 
-Version::Version(std::vector<uint64_t> R) : Release(std::move(R)) {
+Version::Version(llvm::ArrayRef<uint64_t> R) : Release(R.begin(), R.end()) {
   if (Release.empty())
     Release.push_back(0);
 }
@@ -326,10 +326,10 @@ Version Version::withoutLocal() const {
 
 Version Version::truncated(size_t N) const {
   N = std::max<size_t>(N, 1);
-  std::vector<uint64_t> R(N, 0);
+  llvm::SmallVector<uint64_t, 4> R(N, 0);
   for (size_t I = 0; I < N && I < Release.size(); ++I)
     R[I] = Release[I];
-  Version V(std::move(R));
+  Version V(R);
   V.Epoch = Epoch;
   return V;
 }
@@ -473,6 +473,9 @@ std::strong_ordering Version::operator<=>(const Version &O) const {
        ++I)
     if (segment(I) != O.segment(I))
       return segment(I) <=> O.segment(I);
+  // Two plain releases (the common case) are equal here.
+  if (isPlain() && O.isPlain())
+    return std::strong_ordering::equal;
 
   auto PreKey = [](const Version &V) {
     if (V.MinOfRelease)

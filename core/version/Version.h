@@ -11,10 +11,13 @@
 #ifndef CUDADEPS_CORE_VERSION_VERSION_H
 #define CUDADEPS_CORE_VERSION_VERSION_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <compare>
+#include <initializer_list>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,7 +31,9 @@ public:
 
   Version() = default;
   /// A plain release version, e.g. Version({12, 8}).
-  explicit Version(std::vector<uint64_t> Release);
+  explicit Version(llvm::ArrayRef<uint64_t> Release);
+  explicit Version(std::initializer_list<uint64_t> Release)
+      : Version(llvm::ArrayRef<uint64_t>(Release)) {}
 
   /// Parses PEP 440 (normalising case, separators, 'v' prefix, 'alpha' ->
   /// 'a', 'c'/'pre'/'preview' -> 'rc', ...). Rejects anything else with a
@@ -37,8 +42,10 @@ public:
   static llvm::Expected<Version> parse(llvm::StringRef Text);
 
   /// On a temporary the accessors return by value (no dangling reference).
-  const std::vector<uint64_t> &release() const & { return Release; }
-  std::vector<uint64_t> release() && { return std::move(Release); }
+  llvm::ArrayRef<uint64_t> release() const & { return Release; }
+  std::vector<uint64_t> release() && {
+    return std::vector<uint64_t>(Release.begin(), Release.end());
+  }
   uint64_t major() const { return segment(0); }
   uint64_t minor() const { return segment(1); }
   uint64_t patch() const { return segment(2); }
@@ -112,11 +119,19 @@ public:
 
 private:
   uint64_t Epoch = 0;
-  std::vector<uint64_t> Release;
+  /// Inline for up to four segments (nearly every version): copying a
+  /// version, which version sets and the solver do constantly, allocates
+  /// nothing then.
+  llvm::SmallVector<uint64_t, 4> Release;
   std::optional<std::pair<PreKind, uint64_t>> Pre;
   std::optional<uint64_t> Post;
   std::optional<uint64_t> Dev;
   std::string Local;
+  /// No pre, post, dev or local part and no sentinel flag.
+  bool isPlain() const {
+    return !Pre && !Post && !Dev && Local.empty() && !MinOfRelease &&
+           !MaxLocal && !MaxPost;
+  }
   // Sentinel flags, never produced by parse().
   bool MinOfRelease = false; // sorts before every version of this release
   bool MaxLocal = false;     // sorts after every local variant

@@ -93,7 +93,7 @@ TEST(VersionParse, NormalizesToCanonicalText) {
 
 TEST(VersionParse, Components) {
   Version Torch = v("2.11.0+cu128");
-  EXPECT_EQ(Torch.release(), (std::vector<uint64_t>{2, 11, 0}));
+  EXPECT_EQ(Torch.release().vec(), (std::vector<uint64_t>{2, 11, 0}));
   EXPECT_EQ(Torch.local(), "cu128");
   EXPECT_FALSE(Torch.isPrerelease());
   EXPECT_EQ(Torch.withoutLocal().str(), "2.11.0");
