@@ -8,9 +8,10 @@
 // so that explanations speak of ranges, not single versions.
 //
 // Generic over the package type P (copyable, default-constructible, with
-// operator< and operator==), the version type V (ordered by operator<) and
+// operator<, operator== and std::hash), the version type V (ordered by operator<) and
 // the version-set type VS (see Term.h, plus VS::exactly/atLeast/lessThan/
-// between and contains()). Internally packages are interned: every table of
+// between, contains() and rangesIn(), the runs of a sorted list of versions
+// it contains). Internally packages are interned: every table of
 // the hot path (partial solution, incompatibilities by package, versions) is
 // indexed by a PackageId, and P is only used to talk to the provider and in
 // the incompatibilities that explanations read.
@@ -29,6 +30,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -151,6 +153,10 @@ private:
     std::vector<V> Ascending;
     /// Per preferred version: its index in Ascending.
     std::vector<size_t> AscendingIndex;
+    /// Per position K in Ascending: how many preferred versions lie before
+    /// it (K + 1 entries), so that counting the allowed ones is a few
+    /// bisections of Ascending, not a membership test per version.
+    std::vector<size_t> PreferredBefore;
     std::map<size_t, Dependencies<P, VS>> DepsByIndex;
     /// Per dependee: the versions of this package whose dependency on it has
     /// already been turned into an incompatibility.
@@ -234,8 +240,13 @@ private:
                                   }),
                       I.Ascending.end());
     I.AscendingIndex.reserve(I.Preferred.size());
-    for (const V &Version : I.Preferred)
+    I.PreferredBefore.assign(I.Ascending.size() + 1, 0);
+    for (const V &Version : I.Preferred) {
       I.AscendingIndex.push_back(ascendingIndex(I, Version));
+      ++I.PreferredBefore[I.AscendingIndex.back() + 1];
+    }
+    for (size_t K = 1; K < I.PreferredBefore.size(); ++K)
+      I.PreferredBefore[K] += I.PreferredBefore[K - 1];
     return I;
   }
 
@@ -586,9 +597,10 @@ private:
     uint64_t Generation = Solution.generation(Pkg);
     if (C.Generation != Generation) {
       const VS &Set = Solution.known(Pkg)->set();
+      const PackageInfo &I = info(Pkg);
       C.Count = 0;
-      for (const V &Version : info(Pkg).Preferred)
-        C.Count += Set.contains(Version) ? 1 : 0;
+      for (auto [From, To] : Set.rangesIn(I.Ascending))
+        C.Count += I.PreferredBefore[To] - I.PreferredBefore[From];
       C.Generation = Generation;
     }
     return C.Count;
@@ -787,7 +799,7 @@ private:
   std::vector<std::vector<CachedRelation>> Relations;
   /// Per incompatibility: whether it rests on a query's pin.
   std::vector<bool> Tainted;
-  std::map<P, PackageId> Ids;
+  std::unordered_map<P, PackageId> Ids;
   std::vector<P> Names;
   std::deque<PackageInfo> Infos; // stable references while ids are added
   std::vector<AllowedCount> Counts;

@@ -137,15 +137,44 @@ static std::vector<Interval> fromCuts(Cuts Cs) {
   return Out;
 }
 
-static bool cutContains(const CutInterval &C, const Version &V) {
-  Cut Before{0, &V, false}, After{0, &V, true};
-  return compareCuts(C.Lower, Before) <= 0 && compareCuts(After, C.Upper) <= 0;
+// A real version never compares equal to a sentinel, so the canonical form
+// of a cut (which only moves sentinels and the minimum) does not change
+// which side of it a real version lies on: one comparison per bound.
+static bool aboveLower(const Bound &B, const Version &V) {
+  if (!B.Value)
+    return true;
+  auto C = *B.Value <=> V;
+  return C < 0 || (C == 0 && B.Inclusive);
+}
+
+static bool belowUpper(const Bound &B, const Version &V) {
+  if (!B.Value)
+    return true;
+  auto C = V <=> *B.Value;
+  return C < 0 || (C == 0 && B.Inclusive);
 }
 
 bool Interval::contains(const Version &V) const {
   if (V.isSentinel())
     return false;
-  return cutContains(CutInterval{lowerCut(Lower), upperCut(Upper)}, V);
+  return aboveLower(Lower, V) && belowUpper(Upper, V);
+}
+
+llvm::SmallVector<std::pair<size_t, size_t>, 4>
+VersionSet::rangesIn(llvm::ArrayRef<Version> Ascending) const {
+  llvm::SmallVector<std::pair<size_t, size_t>, 4> Out;
+  const Version *Begin = Ascending.begin(), *End = Ascending.end();
+  const Version *From = Begin;
+  for (const Interval &I : Intervals) {
+    const Version *Lo = std::partition_point(
+        From, End, [&](const Version &V) { return !aboveLower(I.Lower, V); });
+    const Version *Hi = std::partition_point(
+        Lo, End, [&](const Version &V) { return belowUpper(I.Upper, V); });
+    if (Lo != Hi)
+      Out.emplace_back(size_t(Lo - Begin), size_t(Hi - Begin));
+    From = Hi;
+  }
+  return Out;
 }
 
 VersionSet::VersionSet(std::vector<Interval> I) : Intervals(std::move(I)) {

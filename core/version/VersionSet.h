@@ -40,6 +40,8 @@
 
 #include "core/version/Version.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -100,6 +102,11 @@ public:
   static llvm::Expected<VersionSet> parse(llvm::StringRef Spec);
 
   bool isEmpty() const { return Intervals.empty(); }
+  /// The runs of \p Ascending (real versions, sorted ascending) that the set
+  /// contains, as half-open index ranges [first, second), in order: what
+  /// contains() says of each element, found by bisection per interval.
+  llvm::SmallVector<std::pair<size_t, size_t>, 4>
+  rangesIn(llvm::ArrayRef<Version> Ascending) const;
   bool isAny() const;
   bool contains(const Version &V) const;
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -416,3 +417,64 @@ TEST(VersionSet, IntervalsOfATemporaryOutliveIt) {
 }
 
 } // namespace
+
+// contains() compares a version with each bound directly; the set algebra
+// (isSubsetOf) works on canonical cuts. Both must agree for every real
+// version, on sets whose bounds are sentinels, the minimum, pre-, post-,
+// dev- and local versions; and rangesIn() must pick out exactly the
+// versions contains() accepts, as runs of a sorted list.
+TEST(VersionSet, ContainsAndRangesInAgreeWithTheSetAlgebra) {
+  const char *Specs[] = {"*", ">=1.0", ">1.0", "<1.0", "<=1.0", "==1.0",
+                         "!=1.0", "==1.*", "!=1.*", "~=1.5", ">=1,<2,!=1.5",
+                         ">2.11.post1", ">1.0a1", ">1.0.dev2", "<1.0.post2",
+                         "<=1.0a1", "==2.11.0+cu128", "!=2.11.0+cu128",
+                         "<=2.0+x", ">2.0+x", "==1.0.*,!=1.0.5", ">=1!2.0",
+                         "==0.*", ">=0", "<0.1", ">=0.dev0", "<0.dev0",
+                         "==1.18446744073709551615.*"};
+  const char *Texts[] = {"0.dev0", "0", "0.1", "0.9", "1.0.dev0", "1.0a1",
+                         "1.0a2.dev0", "1.0", "1.0+local", "1.0.post1",
+                         "1.0.post2", "1.0.post2.dev1", "1.0.5", "1.5",
+                         "1.5.1", "1.9", "2.0", "2.0+x", "2.0+y", "2.0.post1",
+                         "2.11", "2.11.0+cu128", "2.11.post1", "2.11.post2",
+                         "3.0rc1", "3.0", "1!1.0", "1!2.0",
+                         "1.18446744073709551615.3", "2.dev0"};
+  std::vector<Version> Versions;
+  for (const char *T : Texts)
+    Versions.push_back(v(T));
+  std::sort(Versions.begin(), Versions.end());
+  std::vector<VersionSet> Sets;
+  for (const char *Spec : Specs) {
+    Sets.push_back(set(Spec));
+    Sets.push_back(Sets.back().complement());
+  }
+  // Sets whose bounds the specifiers never produce: single points, and
+  // bounds at sentinels and at the minimum.
+  for (const Version &V : Versions) {
+    Sets.push_back(VersionSet::exactly(V));
+    Sets.push_back(VersionSet::greaterThan(V));
+    Sets.push_back(VersionSet::atMost(V));
+    Sets.push_back(VersionSet::between(V.lowestOfRelease(), V.afterAllPosts()));
+    Sets.push_back(VersionSet::lessThan(V.afterAllLocals()));
+  }
+  size_t Members = 0;
+  for (const VersionSet &S : Sets) {
+    std::vector<bool> In(Versions.size(), false);
+    for (auto [From, To] : S.rangesIn(Versions)) {
+      ASSERT_LT(From, To) << S.str();
+      for (size_t K = From; K < To; ++K)
+        In[K] = true;
+    }
+    for (size_t K = 0; K < Versions.size(); ++K) {
+      const Version &V = Versions[K];
+      bool Algebra = VersionSet::exactly(V).isSubsetOf(S);
+      EXPECT_EQ(S.contains(V), Algebra)
+          << "'" << S.str() << "' contains " << V.str();
+      EXPECT_EQ(In[K], Algebra) << "'" << S.str() << "' rangesIn " << V.str();
+      Members += Algebra;
+    }
+  }
+  // Not vacuous: some versions are in, others are not.
+  EXPECT_GT(Members, Sets.size());
+  EXPECT_LT(Members, Sets.size() * Versions.size());
+  EXPECT_TRUE(set(">=1.0").rangesIn({}).empty());
+}
