@@ -75,6 +75,13 @@ Expected<MachineFacts> gatherMachineFacts(Context &Ctx,
 }
 
 const Package *Workspace::find(StringRef Name) {
+  auto [It, Inserted] = Found.try_emplace(Name, nullptr);
+  if (Inserted)
+    It->second = lookup(Name);
+  return It->second;
+}
+
+const Package *Workspace::lookup(StringRef Name) {
   std::string Canon = canonicalPackageName(Name);
   if (Main.Pkg && Main.Pkg->canonicalName() == Canon)
     return &*Main.Pkg;

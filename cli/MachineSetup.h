@@ -15,6 +15,8 @@
 #include "core/support/Diagnostic.h"
 #include "core/support/Process.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <memory>
 
 namespace cudadeps::cli {
@@ -36,7 +38,9 @@ struct Workspace {
   std::unique_ptr<Registry> Reg;
   KnowledgeBase KB;
   /// Finds a package: the main manifest's own package first, then the
-  /// registry. The first registry error is kept (registryError()).
+  /// registry. The first registry error is kept (registryError()). Each
+  /// name's answer is remembered: a resolve asks for the same packages
+  /// many times (a registry's packages never change during one run).
   const Package *find(llvm::StringRef Name);
   /// True when a find() met a registry error.
   bool hasRegistryError() const {
@@ -47,6 +51,8 @@ struct Workspace {
   llvm::Error registryError() const;
 
 private:
+  const Package *lookup(llvm::StringRef Name);
+  llvm::StringMap<const Package *> Found;
   std::string RegistryError;
   std::vector<Diagnostic> RegistryDiags;
 };

@@ -128,6 +128,8 @@ void renderText(const Resolution &R, raw_ostream &OS, bool Color) {
 
 json::Value renderJson(const Resolution &R, const Facts &F) {
   json::Array Packages;
+  // Reserved: json::Value moves by copying when a vector grows.
+  Packages.reserve(R.Packages.size());
   for (const PackageResolution &P : R.Packages) {
     json::Object O;
     O["name"] = P.Name;

@@ -212,6 +212,29 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
   return {};
 }
 
+/// The entries of Pkg.requirementsFor(Rel), in its (key) order, without
+/// building the merged map: the package's requirements with the release's
+/// own in place of those it names.
+static std::vector<std::pair<StringRef, const Requirement *>>
+requirementsOf(const Package &Pkg, const Release &Rel) {
+  std::vector<std::pair<StringRef, const Requirement *>> Out;
+  Out.reserve(Pkg.Requires.size() + Rel.Requires.size());
+  auto A = Pkg.Requires.begin(), AEnd = Pkg.Requires.end();
+  auto B = Rel.Requires.begin(), BEnd = Rel.Requires.end();
+  while (A != AEnd || B != BEnd) {
+    if (B == BEnd || (A != AEnd && A->first < B->first)) {
+      Out.emplace_back(A->first, &A->second);
+      ++A;
+      continue;
+    }
+    if (A != AEnd && A->first == B->first)
+      ++A;
+    Out.emplace_back(B->first, &B->second);
+    ++B;
+  }
+  return Out;
+}
+
 PackageDependencies FactProvider::dependencies(const std::string &P,
                                                const Version &V) {
   if (P == Req.RootName)
@@ -240,7 +263,8 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   if (!Rel)
     return PackageDependencies::unavailable("no such release");
   bool Compiles = Pkg->Kind != BuildKind::Python;
-  RequirementMap Reqs = Pkg->requirementsFor(*Rel);
+  std::vector<std::pair<StringRef, const Requirement *>> Reqs =
+      requirementsOf(*Pkg, *Rel);
   std::vector<std::pair<std::string, VersionSet>> On;
   if (V.epoch() == PrebuiltEpoch) {
     std::string Why = prebuiltMismatch(*Pkg, *Rel);
@@ -253,7 +277,7 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
     }
     for (const auto &[Key, R] : Reqs)
       if (Key != "nvcc" && Key != "gcc" && Key != "clang")
-        addRequirement(R, On);
+        addRequirement(*R, On);
     return PackageDependencies::available(std::move(On));
   }
   if (Compiles && !Targets.empty() && !Rel->Archs.empty()) {
@@ -268,11 +292,11 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   for (const auto &[Key, R] : Reqs) {
     if (!Compiles && (Key == "nvcc" || Key == "gcc" || Key == "clang"))
       continue;
-    if (!R.Extras.empty()) {
-      addRequirement(R, On);
+    if (!R->Extras.empty()) {
+      addRequirement(*R, On);
       continue;
     }
-    auto Dep = mapRequirement(Key, R.Range);
+    auto Dep = mapRequirement(Key, R->Range);
     HasNvcc |= Dep.first == NvccPkg;
     if (Dep.first == CompilerPkg) {
       if (HasCompiler) {

@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -464,11 +465,11 @@ private:
     bool OnStack = false;
   };
 
-  unsigned intern(const std::string &Name) {
-    auto [It, Inserted] = Ids.emplace(Name, unsigned(Nodes.size()));
+  unsigned intern(StringRef Name) {
+    auto [It, Inserted] = Ids.try_emplace(Name, unsigned(Nodes.size()));
     if (Inserted) {
       Nodes.emplace_back();
-      Nodes.back().Name = Name;
+      Nodes.back().Name = Name.str();
     }
     return It->second;
   }
@@ -480,14 +481,15 @@ private:
     Nodes[V].OnStack = true;
     Stack.push_back(V);
     const Package *Pkg = Lookup(Nodes[V].Name);
-    static const std::set<std::string> Machine = {
+    static const std::set<StringRef> Machine = {
         "nvcc",   "gcc",        "clang",  "torch",
         "python", "torch.cuda", "driver", "driver.cuda",
         "compute_capability"};
-    std::set<std::string> Keys;
+    // Views of the manifest's own keys: the package outlives this walk.
+    std::vector<StringRef> Keys;
     auto Note = [&](const RequirementMap &Reqs) {
       for (const auto &Entry : Reqs)
-        Keys.insert(Entry.first);
+        Keys.push_back(Entry.first);
     };
     if (!Pkg->Releases.empty())
       Note(Pkg->Requires); // every release's, under its own overrides
@@ -501,13 +503,15 @@ private:
         if (!R.Extras.count(Extra))
           Note(Reqs);
     }
+    llvm::sort(Keys);
+    Keys.erase(std::unique(Keys.begin(), Keys.end()), Keys.end());
     std::vector<unsigned> Edges;
     std::set<std::string> Direct;
-    for (const std::string &Key : Keys) {
+    for (StringRef Key : Keys) {
       if (Lookup(Key))
         Edges.push_back(intern(Key));
       else if (!Machine.count(Key))
-        Direct.insert(Key);
+        Direct.insert(Key.str());
     }
     Nodes[V].Edges = std::move(Edges);
     Nodes[V].Direct = std::move(Direct);
@@ -567,7 +571,7 @@ private:
   }
 
   const PackageLookup &Lookup;
-  std::map<std::string, unsigned> Ids;
+  llvm::StringMap<unsigned> Ids;
   std::vector<Node> Nodes;
   std::vector<unsigned> Stack;
   std::vector<std::vector<std::string>> Closures;
