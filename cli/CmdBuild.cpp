@@ -586,6 +586,11 @@ std::optional<int> provisionToolkit(Session &S, Prepared &P) {
   SmallString<256> Root(Store);
   sys::path::append(Root, C.Row->Cuda.str());
   P.Machine.F.Nvccs.push_back(provisionedNvcc(*C.Row, Root, WS.KB));
+  // A dry run says which nvcc the plan below builds with: the one the
+  // provisioning would install.
+  if (S.DryRun)
+    Ctx.Out << "    then builds with nvcc " << P.Machine.F.Nvccs.back().Path
+            << '\n';
   P.Result = std::move(C.After);
   return std::nullopt;
 }
