@@ -411,7 +411,10 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
   if (F.Python)
     Out << "  python " << F.Python->Ver.str() << ": "
         << F.Python->From.describe() << '\n';
-  for (const std::string &D : PR->Distributions) {
+  const PackageLookup Lookup = [&WS = *P->W](StringRef N) {
+    return WS.find(N);
+  };
+  for (const std::string &D : requiredDistributions(Lookup, PR->Name)) {
     auto It = F.Packages.find(D);
     if (It == F.Packages.end())
       Out << "  " << D << ": not installed\n";

@@ -57,10 +57,6 @@ struct PackageResolution {
   std::vector<std::string> NotChosen;
   /// The exact fixes, one per line.
   std::vector<std::string> Hints;
-  /// Python distributions that the package's releases (and the manifest
-  /// packages they depend on) require, e.g. "triton", "transformers": facts
-  /// that decide its version, named in `explain`'s facts used.
-  std::vector<std::string> Distributions;
   /// The full PubGrub derivation of why the preferred configuration failed
   /// (empty when nothing failed), for `cudadeps explain`.
   std::string Derivation;

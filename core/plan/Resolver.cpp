@@ -578,6 +578,15 @@ private:
   unsigned Counter = 0;
 };
 
+} // namespace
+
+std::vector<std::string> requiredDistributions(const PackageLookup &Lookup,
+                                               StringRef Name) {
+  return DistributionClosure(Lookup).of(Name.str());
+}
+
+namespace {
+
 /// One requirement of a chosen release.
 struct ChosenRequirement {
   std::string By;
@@ -862,10 +871,6 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
   }
   for (PackageResolution &PR : Failed)
     Res.Packages.push_back(std::move(PR));
-  DistributionClosure Distributions(Lookup);
-  for (PackageResolution &PR : Res.Packages)
-    PR.Distributions = Distributions.of(PR.Name);
-
   // Requested packages first, in the project's order (where each is
   // written), then transitive ones by name.
   auto Place = [&](const PackageResolution &P) {

@@ -59,6 +59,14 @@ struct ResolveRequest {
   std::map<std::string, std::string> UnavailablePrebuilts;
 };
 
+/// The Python distributions a package's releases (every release, and the
+/// manifest packages they name, transitively) require, sorted: e.g.
+/// "triton", "transformers", the facts that decide its version, named in
+/// `explain`'s facts used. Empty for a name that is not a manifest package.
+/// Asked of one package by `explain`; resolve() does not compute it.
+std::vector<std::string> requiredDistributions(const PackageLookup &Lookup,
+                                               llvm::StringRef Name);
+
 /// Resolves Request against Facts. Errors only for a broken request (a
 /// package manifest that cannot be used); an unsatisfiable project is a
 /// Resolution with status Unsatisfiable.
