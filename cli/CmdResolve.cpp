@@ -124,7 +124,9 @@ Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
   }
   Workspace &WS = *P.W;
   const PackageLookup Lookup = [&WS](StringRef N) { return WS.find(N); };
-  Expected<Resolution> R = resolve(P.Request, Lookup, P.Machine.F, WS.KB);
+  const PackageExists Exists = [&WS](StringRef N) { return WS.has(N); };
+  Expected<Resolution> R =
+      resolve(P.Request, Lookup, P.Machine.F, WS.KB, Exists);
   if (!R)
     return R.takeError();
   P.Result = std::move(*R);

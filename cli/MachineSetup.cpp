@@ -81,6 +81,23 @@ const Package *Workspace::find(StringRef Name) {
   return It->second;
 }
 
+bool Workspace::has(StringRef Name) {
+  auto It = Found.find(Name);
+  if (It != Found.end())
+    return It->second != nullptr;
+  if (Main.Pkg && Main.Pkg->canonicalName() == canonicalPackageName(Name))
+    return true;
+  if (!Reg)
+    return false;
+  Expected<bool> Has = Reg->has(Name);
+  if (!Has) {
+    // find() records the error as it always has.
+    consumeError(Has.takeError());
+    return find(Name) != nullptr;
+  }
+  return *Has;
+}
+
 const Package *Workspace::lookup(StringRef Name) {
   std::string Canon = canonicalPackageName(Name);
   if (Main.Pkg && Main.Pkg->canonicalName() == Canon)

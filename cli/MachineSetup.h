@@ -42,6 +42,9 @@ struct Workspace {
   /// name's answer is remembered: a resolve asks for the same packages
   /// many times (a registry's packages never change during one run).
   const Package *find(llvm::StringRef Name);
+  /// Whether find(Name) finds a package, without loading a registry
+  /// manifest that was not loaded yet (the registry's index answers).
+  bool has(llvm::StringRef Name);
   /// True when a find() met a registry error.
   bool hasRegistryError() const {
     return !RegistryError.empty() || !RegistryDiags.empty();

@@ -226,6 +226,17 @@ Expected<const Manifest *> Registry::find(StringRef Name) {
   return nullptr;
 }
 
+Expected<bool> Registry::has(StringRef Name) {
+  std::string Canonical = canonicalPackageName(Name);
+  for (Dir &D : Dirs) {
+    if (Error E = index(D))
+      return E;
+    if (D.ByName.count(Canonical))
+      return true;
+  }
+  return false;
+}
+
 Expected<std::vector<const Manifest *>> Registry::all() {
   std::vector<const Manifest *> Out;
   std::map<std::string, bool> Seen;

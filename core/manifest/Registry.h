@@ -59,6 +59,11 @@ public:
   /// Any invalid manifest in a directory searched is an error.
   llvm::Expected<const Manifest *> find(llvm::StringRef Name);
 
+  /// Whether some directory defines package \p Name, from the directories'
+  /// indexes: no manifest is decoded (find() would find it, unless its
+  /// file changes meanwhile). Errors as find().
+  llvm::Expected<bool> has(llvm::StringRef Name);
+
   /// Every package in the registry, each from the first directory defining
   /// it, ordered by directory then canonical name. Indexes every directory.
   llvm::Expected<std::vector<const Manifest *>> all();
@@ -68,6 +73,9 @@ public:
   /// How many manifests were parsed from their files (the others came from
   /// the load cache): for tests and debug output.
   size_t parsedCount() const { return Parsed; }
+  /// How many manifests are held in memory, parsed or decoded (the rest
+  /// are still encoded blobs of the load cache).
+  size_t loadedCount() const { return Storage.size(); }
 
 private:
   /// A manifest of an indexed directory: parsed, or still an encoded blob

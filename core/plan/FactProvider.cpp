@@ -113,8 +113,10 @@ using facts_schema::choiceRank;
 FactProvider::FactProvider(const ResolveRequest &Req,
                            const PackageLookup &Lookup, const Facts &F,
                            const KnowledgeBase &KB,
-                           std::vector<std::string> Targets)
-    : Req(Req), Lookup(Lookup), F(F), KB(KB), Targets(std::move(Targets)) {
+                           std::vector<std::string> Targets,
+                           PackageExists Exists)
+    : Req(Req), Lookup(Lookup), Exists(std::move(Exists)), F(F), KB(KB),
+      Targets(std::move(Targets)) {
   for (const NvccFacts &N : F.Nvccs)
     if (none_of(Toolkits, [&](const NvccFacts *T) { return T->Ver == N.Ver; }))
       Toolkits.push_back(&N);
@@ -166,7 +168,7 @@ void FactProvider::addRequirement(
     const Requirement &R,
     std::vector<std::pair<std::string, VersionSet>> &Out) const {
   auto Dep = mapRequirement(R.Key, R.Range);
-  bool IsPackage = Lookup(R.Key) != nullptr;
+  bool IsPackage = exists(R.Key);
   std::string Name = Dep.first;
   VersionSet Set = Dep.second;
   Out.push_back(std::move(Dep));
@@ -417,7 +419,7 @@ FactProvider::mapRequirement(StringRef Key, const VersionSet &R) const {
     return {CompilerPkg.str(), lift(R, GccEpoch)};
   if (Key == "clang")
     return {CompilerPkg.str(), lift(R, ClangEpoch)};
-  if (Lookup(Key))
+  if (exists(Key))
     return {Key.str(), liftTwice(R, PrebuiltEpoch, SourceEpoch)};
   return {Key.str(), R};
 }

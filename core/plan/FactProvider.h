@@ -74,9 +74,12 @@ struct FixedFact {
 
 class FactProvider : public PackageProvider {
 public:
+  /// \p Exists answers "is this a manifest package?" without loading it
+  /// (Lookup answers when it is empty).
   FactProvider(const ResolveRequest &Req, const PackageLookup &Lookup,
                const Facts &F, const KnowledgeBase &KB,
-               std::vector<std::string> Targets);
+               std::vector<std::string> Targets,
+               PackageExists Exists = nullptr);
 
   /// Replaces the root's requirement on a package by a solver-level set
   /// (used to ask "why not the newest release from source?").
@@ -114,7 +117,11 @@ public:
   const std::vector<SolverFact> &allFacts() const { return AllFacts; }
   /// A manifest package, or an extra of one.
   bool isManifestPackage(const std::string &P) const {
-    return Lookup(encoding::splitExtra(P).first);
+    return exists(encoding::splitExtra(P).first);
+  }
+  /// Whether P names a manifest package (its manifest need not be loaded).
+  bool exists(llvm::StringRef P) const {
+    return Exists ? Exists(P) : Lookup(P) != nullptr;
   }
   const Package *package(const std::string &P) const { return Lookup(P); }
 
@@ -202,6 +209,7 @@ private:
 
   const ResolveRequest &Req;
   const PackageLookup &Lookup;
+  PackageExists Exists;
   const Facts &F;
   const KnowledgeBase &KB;
   std::vector<std::string> Targets;

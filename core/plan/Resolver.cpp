@@ -80,13 +80,14 @@ struct Attempt {
 };
 
 Attempt solveAttempt(const ResolveRequest &Base, RequirementMap Reqs,
-                     const PackageLookup &Lookup, const Facts &F,
-                     const KnowledgeBase &KB,
+                     const PackageLookup &Lookup, const PackageExists &Exists,
+                     const Facts &F, const KnowledgeBase &KB,
                      const std::vector<std::string> &Targets) {
   Attempt A;
   A.Req = std::make_unique<ResolveRequest>(Base);
   A.Req->Requires = std::move(Reqs);
-  A.Prov = std::make_unique<FactProvider>(*A.Req, Lookup, F, KB, Targets);
+  A.Prov = std::make_unique<FactProvider>(*A.Req, Lookup, F, KB, Targets,
+                                          Exists);
   A.Solver =
       std::make_unique<PackageSolver>(*A.Prov, A.Req->RootName, Version({0}));
   A.Result = A.Solver->solve();
@@ -616,7 +617,8 @@ requirementsOnEach(const std::map<std::string, Version> &Sol,
 
 Expected<Resolution> resolve(const ResolveRequest &Request,
                              const PackageLookup &Lookup, const Facts &F,
-                             const KnowledgeBase &KB) {
+                             const KnowledgeBase &KB,
+                             const PackageExists &Exists) {
   Resolution Res;
   // Targets: declared, else the GPUs found.
   if (!Request.TargetArchs.empty()) {
@@ -645,7 +647,7 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
                         Res.TargetArchs.end());
 
   auto Try = [&](RequirementMap Reqs) {
-    return solveAttempt(Request, std::move(Reqs), Lookup, F, KB,
+    return solveAttempt(Request, std::move(Reqs), Lookup, Exists, F, KB,
                         Res.TargetArchs);
   };
   const PackageReportStyle Style = reportStyle(Lookup);

@@ -38,6 +38,10 @@ namespace cudadeps {
 
 /// Finds a package manifest by canonical name; nullptr when unknown.
 using PackageLookup = std::function<const Package *(llvm::StringRef)>;
+/// Whether a manifest package of this name exists, answered without loading
+/// its manifest (a registry's index): the solver asks it of every package a
+/// dependency names, most of which it never chooses.
+using PackageExists = std::function<bool(llvm::StringRef)>;
 
 struct ResolveRequest {
   /// The root of the solve: the project name (or the package's own name).
@@ -70,10 +74,13 @@ std::vector<std::string> requiredDistributions(const PackageLookup &Lookup,
 /// Resolves Request against Facts. Errors only for a broken request (a
 /// package manifest that cannot be used); an unsatisfiable project is a
 /// Resolution with status Unsatisfiable.
+/// \p Exists, when given, answers "is this a manifest package?" in place of
+/// Lookup (the answers must agree).
 llvm::Expected<Resolution> resolve(const ResolveRequest &Request,
                                    const PackageLookup &Lookup,
                                    const Facts &MachineFacts,
-                                   const KnowledgeBase &KB);
+                                   const KnowledgeBase &KB,
+                                   const PackageExists &Exists = nullptr);
 
 } // namespace cudadeps
 

@@ -87,6 +87,35 @@ TEST_F(LoadCacheTest, UnchangedFilesAreNotParsedAgain) {
   EXPECT_EQ(R.parsedCount(), 2u);
 }
 
+// has() answers from the index: with the cache warm, asking whether a
+// package exists decodes nothing; find() then decodes just that one.
+TEST_F(LoadCacheTest, HasAnswersFromTheIndexWithoutDecoding) {
+  write("a.toml", pkg("a", "1.0"));
+  write("b-c.toml", pkg("B_c", "2.0"));
+  EXPECT_EQ(versionOf("a"), "1.0"); // fills the cache
+  Registry R({Reg}, Cache);
+  auto Has = [](Registry &In, llvm::StringRef Name) -> std::string {
+    llvm::Expected<bool> H = In.has(Name);
+    if (!H)
+      return "error: " + llvm::toString(H.takeError());
+    return *H ? "yes" : "no";
+  };
+  EXPECT_EQ(Has(R, "a"), "yes");
+  EXPECT_EQ(Has(R, "b-c"), "yes");
+  EXPECT_EQ(Has(R, "B.C"), "yes"); // compared in canonical form
+  EXPECT_EQ(Has(R, "dep"), "no");
+  EXPECT_EQ(R.parsedCount(), 0u);
+  EXPECT_EQ(R.loadedCount(), 0u);
+  llvm::Expected<const Manifest *> M = R.find("b_c");
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  ASSERT_NE(*M, nullptr);
+  EXPECT_EQ(R.loadedCount(), 1u);
+  // A broken manifest in the directory is an error for has() as for find().
+  write("broken.toml", "schema = 1\n[package\n");
+  Registry Broken({Reg}, Cache);
+  EXPECT_THAT(Has(Broken, "a"), HasSubstr("error: "));
+}
+
 TEST_F(LoadCacheTest, ACachedManifestIsTheParsedOne) {
   // Every shipped manifest and the scenario registry, with warnings: the
   // cached form decodes to what parsing gave, names the same file and
