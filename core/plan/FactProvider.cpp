@@ -196,11 +196,13 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
     return versions(Base.str());
   if (const Package *Pkg = Lookup(P)) {
     std::vector<const Release *> Rs;
+    Rs.reserve(Pkg->Releases.size());
     for (const Release &R : Pkg->Releases)
       Rs.push_back(&R);
     stable_sort(
         Rs, [](const Release *A, const Release *B) { return B->Ver < A->Ver; });
     std::vector<Version> Out;
+    Out.reserve(2 * Rs.size());
     for (const Release *R : Rs) {
       Out.push_back(R->Ver.withEpoch(SourceEpoch));
       if (R->Prebuilt && Pkg->Kind != BuildKind::Python)

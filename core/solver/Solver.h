@@ -26,6 +26,8 @@
 #include "core/solver/PartialSolution.h"
 #include "core/solver/Term.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -134,7 +136,7 @@ public:
     for (IncompId Id = PinId; Id < Store.size(); ++Id) {
       if (!Tainted[Id])
         continue;
-      for (PackageId Pkg : TermPackages[Id]) {
+      for (PackageId Pkg : Meta[Id].Packages) {
         std::vector<IncompId> &Ids = ByPackage[Pkg];
         Ids.erase(std::remove_if(Ids.begin(), Ids.end(),
                                  [&](IncompId I) { return Tainted[I]; }),
@@ -263,13 +265,11 @@ private:
   /// Appends I to the store with the ids of its packages; not indexed.
   IncompId store(IncompatibilityT I, bool IsTainted) {
     IncompId Id = Store.size();
-    std::vector<PackageId> Pkgs;
-    Pkgs.reserve(I.Terms.size());
+    TermIndex &T = Meta.emplace_back();
     for (const Entry &E : I.Terms)
-      Pkgs.push_back(id(E.first));
+      T.Packages.push_back(id(E.first));
+    T.Relations.resize(T.Packages.size());
     Store.push_back(std::move(I));
-    Relations.emplace_back(Pkgs.size());
-    TermPackages.push_back(std::move(Pkgs));
     Tainted.push_back(IsTainted);
     return Id;
   }
@@ -281,7 +281,7 @@ private:
   }
 
   void index(IncompId Id) {
-    for (PackageId Pkg : TermPackages[Id])
+    for (PackageId Pkg : Meta[Id].Packages)
       ByPackage[Pkg].push_back(Id);
   }
 
@@ -298,7 +298,7 @@ private:
   /// one unsatisfied term.
   Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage) {
     const IncompatibilityT &I = Store[Id];
-    const std::vector<PackageId> &Pkgs = TermPackages[Id];
+    const auto &Pkgs = Meta[Id].Packages;
     ++Work.Visits;
     size_t Unsatisfied = SIZE_MAX;
     for (size_t K = 0; K < Pkgs.size(); ++K) {
@@ -321,9 +321,10 @@ private:
   /// The relation of the partial solution to term K of incompatibility Id,
   /// computed once per generation of that term's package.
   SetRelation relation(IncompId Id, size_t K) {
-    PackageId Pkg = TermPackages[Id][K];
+    TermIndex &T = Meta[Id];
+    PackageId Pkg = T.Packages[K];
     uint64_t Generation = Solution.generation(Pkg);
-    CachedRelation &C = Relations[Id][K];
+    CachedRelation &C = T.Relations[K];
     if (C.Generation != Generation) {
       C.Generation = Generation;
       C.R = Solution.relation(Pkg, Store[Id].Terms[K].second);
@@ -382,7 +383,7 @@ private:
     IncompId Current = Conflict;
     while (!Store[Current].isFailure(Root)) {
       const IncompatibilityT &I = Store[Current];
-      const std::vector<PackageId> &Pkgs = TermPackages[Current];
+      const auto &Pkgs = Meta[Current].Packages;
       size_t MostRecentTerm = 0;
       const Assignment *MostRecent = nullptr;
       std::optional<TermT> Difference;
@@ -431,7 +432,7 @@ private:
       for (size_t K = 0; K < I.Terms.size(); ++K)
         if (K != MostRecentTerm)
           Terms.push_back(I.Terms[K]);
-      const std::vector<PackageId> &CausePkgs = TermPackages[SatisfierCause];
+      const auto &CausePkgs = Meta[SatisfierCause].Packages;
       for (size_t K = 0; K < CausePkgs.size(); ++K)
         if (CausePkgs[K] != SatisfierPackage)
           Terms.push_back(Store[SatisfierCause].Terms[K]);
@@ -635,8 +636,8 @@ private:
       return bool(A) == F.has_value() && (!A || (!(*A < *F) && !(*F < *A)));
     };
     auto Broken = [&](IncompId Id) {
-      for (size_t K = 0; K < TermPackages[Id].size(); ++K) {
-        const V *A = completion(TermPackages[Id][K]);
+      for (size_t K = 0; K < Meta[Id].Packages.size(); ++K) {
+        const V *A = completion(Meta[Id].Packages[K]);
         const TermT &T = Store[Id].Terms[K].second;
         bool Holds = A ? T.set().contains(*A) == T.isPositive()
                        : !T.isPositive();
@@ -770,9 +771,9 @@ private:
       // A dependency already contradicted by the solution would make this
       // version a conflict: keep its facts, let propagation choose again.
       bool AllSatisfied = true;
-      for (size_t K = 0; K < TermPackages[Id].size(); ++K)
-        if (TermPackages[Id][K] != Pkg &&
-            !Solution.satisfies(TermPackages[Id][K], Store[Id].Terms[K].second))
+      for (size_t K = 0; K < Meta[Id].Packages.size(); ++K)
+        if (Meta[Id].Packages[K] != Pkg &&
+            !Solution.satisfies(Meta[Id].Packages[K], Store[Id].Terms[K].second))
           AllSatisfied = false;
       Conflict = Conflict || AllSatisfied;
     }
@@ -789,14 +790,19 @@ private:
   PackageId RootId = 0;
   bool RootListed = false;
   std::vector<IncompatibilityT> Store;
-  /// Per incompatibility: the ids of its terms' packages.
-  std::vector<std::vector<PackageId>> TermPackages;
   struct CachedRelation {
     uint64_t Generation = ~uint64_t(0); // no generation: not computed
     SetRelation R = SetRelation::Overlapping;
   };
-  /// Per incompatibility and term: the partial solution's relation to it.
-  std::vector<std::vector<CachedRelation>> Relations;
+  struct TermIndex {
+    llvm::SmallVector<PackageId, 2> Packages;
+    llvm::SmallVector<CachedRelation, 2> Relations;
+  };
+  /// Per incompatibility: the ids of its terms' packages and the partial
+  /// solution's relation to each term, kept together and inline (most
+  /// incompatibilities have two terms), so that propagation, which visits
+  /// thousands of them per decision, reads one record per visit.
+  std::vector<TermIndex> Meta;
   /// Per incompatibility: whether it rests on a query's pin.
   std::vector<bool> Tainted;
   std::unordered_map<P, PackageId> Ids;
