@@ -469,10 +469,17 @@ std::strong_ordering Version::operator<=>(const Version &O) const {
   };
   if (Epoch != O.Epoch)
     return Epoch <=> O.Epoch;
-  for (size_t I = 0, E = std::max(Release.size(), O.Release.size()); I != E;
-       ++I)
-    if (segment(I) != O.segment(I))
-      return segment(I) <=> O.segment(I);
+  // Segment by segment; the longer release goes on against zeros.
+  size_t Common = std::min(Release.size(), O.Release.size());
+  for (size_t I = 0; I != Common; ++I)
+    if (Release[I] != O.Release[I])
+      return Release[I] <=> O.Release[I];
+  for (size_t I = Common; I < Release.size(); ++I)
+    if (Release[I] != 0)
+      return std::strong_ordering::greater;
+  for (size_t I = Common; I < O.Release.size(); ++I)
+    if (O.Release[I] != 0)
+      return std::strong_ordering::less;
   // Two plain releases (the common case) are equal here.
   if (isPlain() && O.isPlain())
     return std::strong_ordering::equal;

@@ -102,6 +102,29 @@ static Cuts toCuts(const std::vector<Interval> &Is) {
   return Out;
 }
 
+// A set's own bounds are canonical already (fromCuts writes them from
+// canonical cuts, and drops an empty interval), so the operations on sets
+// take their cuts as they are: canonical() is for intervals a caller built.
+static Cut setLowerCut(const Bound &B) {
+  if (!B.Value)
+    return Cut{-1, nullptr, false};
+  return Cut{0, &*B.Value, !B.Inclusive};
+}
+
+static Cut setUpperCut(const Bound &B) {
+  if (!B.Value)
+    return Cut{1, nullptr, false};
+  return Cut{0, &*B.Value, B.Inclusive};
+}
+
+static Cuts setCuts(const std::vector<Interval> &Is) {
+  Cuts Out;
+  Out.reserve(Is.size());
+  for (const Interval &I : Is)
+    Out.push_back({setLowerCut(I.Lower), setUpperCut(I.Upper)});
+  return Out;
+}
+
 /// Sorts, drops empty intervals and merges overlapping or touching ones.
 static std::vector<Interval> fromCuts(Cuts Cs) {
   llvm::erase_if(Cs, [](const CutInterval &C) {
@@ -220,7 +243,7 @@ bool VersionSet::contains(const Version &V) const {
 }
 
 VersionSet VersionSet::intersect(const VersionSet &O) const {
-  Cuts A = toCuts(Intervals), B = toCuts(O.Intervals);
+  Cuts A = setCuts(Intervals), B = setCuts(O.Intervals);
   Cuts Out;
   size_t I = 0, J = 0;
   while (I < A.size() && J < B.size()) {
@@ -243,9 +266,10 @@ VersionSet VersionSet::intersect(const VersionSet &O) const {
 bool VersionSet::isDisjoint(const VersionSet &O) const {
   size_t I = 0, J = 0;
   while (I < Intervals.size() && J < O.Intervals.size()) {
-    Cut ALo = lowerCut(Intervals[I].Lower), AHi = upperCut(Intervals[I].Upper);
-    Cut BLo = lowerCut(O.Intervals[J].Lower),
-        BHi = upperCut(O.Intervals[J].Upper);
+    Cut ALo = setLowerCut(Intervals[I].Lower),
+        AHi = setUpperCut(Intervals[I].Upper);
+    Cut BLo = setLowerCut(O.Intervals[J].Lower),
+        BHi = setUpperCut(O.Intervals[J].Upper);
     const Cut &Lo = compareCuts(ALo, BLo) >= 0 ? ALo : BLo;
     bool AEndsFirst = compareCuts(AHi, BHi) <= 0;
     const Cut &Hi = AEndsFirst ? AHi : BHi;
@@ -264,21 +288,21 @@ bool VersionSet::isSubsetOf(const VersionSet &O) const {
   // of this set must lie inside a single interval of O.
   size_t J = 0;
   for (const Interval &A : Intervals) {
-    Cut ALo = lowerCut(A.Lower), AHi = upperCut(A.Upper);
+    Cut ALo = setLowerCut(A.Lower), AHi = setUpperCut(A.Upper);
     while (J < O.Intervals.size() &&
-           compareCuts(upperCut(O.Intervals[J].Upper), ALo) <= 0)
+           compareCuts(setUpperCut(O.Intervals[J].Upper), ALo) <= 0)
       ++J;
     if (J == O.Intervals.size())
       return false;
-    if (compareCuts(lowerCut(O.Intervals[J].Lower), ALo) > 0 ||
-        compareCuts(AHi, upperCut(O.Intervals[J].Upper)) > 0)
+    if (compareCuts(setLowerCut(O.Intervals[J].Lower), ALo) > 0 ||
+        compareCuts(AHi, setUpperCut(O.Intervals[J].Upper)) > 0)
       return false;
   }
   return true;
 }
 
 VersionSet VersionSet::unionWith(const VersionSet &O) const {
-  Cuts A = toCuts(Intervals), B = toCuts(O.Intervals);
+  Cuts A = setCuts(Intervals), B = setCuts(O.Intervals);
   A.insert(A.end(), B.begin(), B.end());
   VersionSet S;
   S.Intervals = fromCuts(std::move(A));
@@ -286,7 +310,7 @@ VersionSet VersionSet::unionWith(const VersionSet &O) const {
 }
 
 VersionSet VersionSet::complement() const {
-  Cuts Cs = toCuts(Intervals), Out;
+  Cuts Cs = setCuts(Intervals), Out;
   // Gaps between the intervals: each gap runs from the previous interval's
   // upper cut to the next interval's lower cut.
   Cut Prev{-1, nullptr, false};
