@@ -4,7 +4,8 @@
 // negative term "not foo S" says that no version of foo in S is selected
 // (foo may be absent). Terms are generic over the version-set type VS, which
 // must provide: VS::any(), VS::empty(), isEmpty(), isAny(), intersect(),
-// unionWith(), minus(), isSubsetOf(), isDisjoint() and operator==.
+// unionWith(), minus(), isSubsetOf(), isDisjoint() and operator==, and
+// may provide subsetAndDisjoint() (both answers in one walk).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_TERM_H
@@ -53,9 +54,10 @@ public:
   SetRelation relation(const Term &O) const {
     if (O.Positive) {
       if (Positive) {
-        if (Set.isSubsetOf(O.Set))
+        auto [Subset, Disjoint] = subsetAndDisjoint(Set, O.Set);
+        if (Subset)
           return SetRelation::Subset;
-        if (Set.isDisjoint(O.Set))
+        if (Disjoint)
           return SetRelation::Disjoint;
         return SetRelation::Overlapping;
       }
@@ -66,9 +68,10 @@ public:
       return SetRelation::Overlapping;
     }
     if (Positive) {
-      if (Set.isDisjoint(O.Set))
+      auto [Subset, Disjoint] = subsetAndDisjoint(Set, O.Set);
+      if (Disjoint)
         return SetRelation::Subset;
-      if (Set.isSubsetOf(O.Set))
+      if (Subset)
         return SetRelation::Disjoint;
       return SetRelation::Overlapping;
     }
@@ -88,6 +91,13 @@ public:
 
 private:
   Term(bool Positive, VS Set) : Positive(Positive), Set(std::move(Set)) {}
+  /// {A.isSubsetOf(B), A.isDisjoint(B)}: in one walk where VS offers it.
+  static std::pair<bool, bool> subsetAndDisjoint(const VS &A, const VS &B) {
+    if constexpr (requires { A.subsetAndDisjoint(B); })
+      return A.subsetAndDisjoint(B);
+    else
+      return {A.isSubsetOf(B), A.isDisjoint(B)};
+  }
   bool Positive;
   VS Set;
 };

@@ -301,6 +301,41 @@ bool VersionSet::isSubsetOf(const VersionSet &O) const {
   return true;
 }
 
+std::pair<bool, bool> VersionSet::subsetAndDisjoint(const VersionSet &O) const {
+  bool Subset = true, Disjoint = true;
+  size_t J = 0, N = O.Intervals.size();
+  for (const Interval &A : Intervals) {
+    Cut ALo = setLowerCut(A.Lower), AHi = setUpperCut(A.Upper);
+    // O's intervals that end at or before A starts touch none of A.
+    while (J < N && compareCuts(setUpperCut(O.Intervals[J].Upper), ALo) <= 0)
+      ++J;
+    // Walk O's intervals that start before A ends: what of A lies between
+    // them (or after the last) is outside O; what lies in one is in both.
+    Cut Pos = ALo; // A below Pos is accounted for
+    for (size_t K = J;; ++K) {
+      if (K == N || compareCuts(setLowerCut(O.Intervals[K].Lower), AHi) >= 0) {
+        if (compareCuts(Pos, AHi) < 0)
+          Subset = false;
+        break;
+      }
+      Cut BLo = setLowerCut(O.Intervals[K].Lower),
+          BHi = setUpperCut(O.Intervals[K].Upper);
+      if (compareCuts(BLo, Pos) > 0)
+        Subset = false;
+      const Cut &Lo = compareCuts(BLo, ALo) >= 0 ? BLo : ALo;
+      const Cut &Hi = compareCuts(BHi, AHi) <= 0 ? BHi : AHi;
+      if (compareCuts(Lo, Hi) < 0)
+        Disjoint = false;
+      if (compareCuts(BHi, AHi) >= 0)
+        break;
+      Pos = BHi;
+    }
+    if (!Subset && !Disjoint)
+      break;
+  }
+  return {Subset, Disjoint};
+}
+
 VersionSet VersionSet::unionWith(const VersionSet &O) const {
   Cuts A = setCuts(Intervals), B = setCuts(O.Intervals);
   A.insert(A.end(), B.begin(), B.end());

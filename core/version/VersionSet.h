@@ -47,6 +47,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cudadeps {
@@ -121,6 +122,9 @@ public:
   /// solver asks them for every term it looks at).
   bool isSubsetOf(const VersionSet &O) const;
   bool isDisjoint(const VersionSet &O) const;
+  /// {isSubsetOf(O), isDisjoint(O)} in one walk (a term's relation to
+  /// another needs both when it is neither).
+  std::pair<bool, bool> subsetAndDisjoint(const VersionSet &O) const;
 
   /// The single version if this set is exactly one version.
   std::optional<Version> singleton() const;

@@ -478,3 +478,42 @@ TEST(VersionSet, ContainsAndRangesInAgreeWithTheSetAlgebra) {
   EXPECT_LT(Members, Sets.size() * Versions.size());
   EXPECT_TRUE(set(">=1.0").rangesIn({}).empty());
 }
+
+// subsetAndDisjoint() answers isSubsetOf() and isDisjoint() in one walk:
+// the same answers for every pair of a corpus of single and multi-interval
+// sets, the empty set and "any" included.
+TEST(VersionSet, SubsetAndDisjointInOneWalkAgreeWithEachAlone) {
+  const char *Specs[] = {"*", ">=1.0", ">1.0", "<1.0", "<=1.0", "==1.0",
+                         "!=1.0", "==1.*", "!=1.*", "~=1.5", ">=1,<2,!=1.5",
+                         ">2.11.post1", "<1.0.post2", "==2.11.0+cu128",
+                         "!=2.11.0+cu128", ">=1!2.0", "==0.*", "<0.1",
+                         "!=1.*,!=2.*", ">=1.2,<1.8"};
+  std::vector<VersionSet> Base;
+  for (const char *Spec : Specs) {
+    Base.push_back(set(Spec));
+    Base.push_back(Base.back().complement());
+  }
+  std::vector<VersionSet> Sets = Base;
+  Sets.push_back(VersionSet::empty());
+  for (size_t I = 0; I < Base.size(); I += 3)
+    for (size_t J = 1; J < Base.size(); J += 5) {
+      Sets.push_back(Base[I].unionWith(Base[J]));
+      Sets.push_back(Base[I].intersect(Base[J]));
+    }
+  size_t Subsets = 0, Disjoints = 0, Neither = 0;
+  for (const VersionSet &A : Sets)
+    for (const VersionSet &B : Sets) {
+      auto [Subset, Disjoint] = A.subsetAndDisjoint(B);
+      ASSERT_EQ(Subset, A.isSubsetOf(B)) << "'" << A.str() << "' in '"
+                                         << B.str() << "'";
+      ASSERT_EQ(Disjoint, A.isDisjoint(B)) << "'" << A.str() << "' and '"
+                                           << B.str() << "'";
+      Subsets += Subset;
+      Disjoints += Disjoint;
+      Neither += !Subset && !Disjoint;
+    }
+  // Every outcome occurs.
+  EXPECT_GT(Subsets, 0u);
+  EXPECT_GT(Disjoints, 0u);
+  EXPECT_GT(Neither, 0u);
+}
