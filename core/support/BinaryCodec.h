@@ -179,36 +179,31 @@ template <class C, class T> void codec(C &Cd, std::optional<T> &X) {
   }
 }
 
-template <class C, class T> void codec(C &Cd, std::vector<T> &X) {
+/// A sequence: its size, then each element. Decoding fills it in place: a
+/// manifest's releases are large, and moving one costs about as much as
+/// decoding its fields.
+template <class C, class Seq> void codecSequence(C &Cd, Seq &X) {
   if constexpr (C::Decoding) {
     size_t N = Cd.count();
     X.clear();
     X.reserve(N);
-    // Each element is decoded in place: a manifest's releases are large,
-    // and moving one costs about as much as decoding its fields.
     for (size_t I = 0; I < N && Cd.remaining(); ++I)
       codec(Cd, X.emplace_back());
   } else {
     Cd.varint(X.size());
-    for (T &E : X)
+    for (auto &E : X)
       codec(Cd, E);
   }
+}
+
+template <class C, class T> void codec(C &Cd, std::vector<T> &X) {
+  codecSequence(Cd, X);
 }
 
 /// Encoded as a std::vector of the same elements.
 template <class C, class T, unsigned N>
 void codec(C &Cd, llvm::SmallVector<T, N> &X) {
-  if constexpr (C::Decoding) {
-    size_t Count = Cd.count();
-    X.clear();
-    X.reserve(Count);
-    for (size_t I = 0; I < Count && Cd.remaining(); ++I)
-      codec(Cd, X.emplace_back());
-  } else {
-    Cd.varint(X.size());
-    for (T &E : X)
-      codec(Cd, E);
-  }
+  codecSequence(Cd, X);
 }
 
 // std::vector<bool> has no references to its elements.

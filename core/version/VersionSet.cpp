@@ -70,38 +70,6 @@ static Cut canonical(Cut C) {
   return C;
 }
 
-static Cut lowerCut(const Bound &B) {
-  if (!B.Value)
-    return Cut{-1, nullptr, false};
-  return canonical(Cut{0, &*B.Value, !B.Inclusive});
-}
-
-static Cut upperCut(const Bound &B) {
-  if (!B.Value)
-    return Cut{1, nullptr, false};
-  return canonical(Cut{0, &*B.Value, B.Inclusive});
-}
-
-static Bound toLower(const Cut &C) {
-  if (C.Inf != 0)
-    return Bound{};
-  return Bound{*C.Value, !C.After};
-}
-
-static Bound toUpper(const Cut &C) {
-  if (C.Inf != 0)
-    return Bound{};
-  return Bound{*C.Value, C.After};
-}
-
-static Cuts toCuts(const std::vector<Interval> &Is) {
-  Cuts Out;
-  Out.reserve(Is.size());
-  for (const Interval &I : Is)
-    Out.push_back({lowerCut(I.Lower), upperCut(I.Upper)});
-  return Out;
-}
-
 // A set's own bounds are canonical already (fromCuts writes them from
 // canonical cuts, and drops an empty interval), so the operations on sets
 // take their cuts as they are: canonical() is for intervals a caller built.
@@ -117,12 +85,33 @@ static Cut setUpperCut(const Bound &B) {
   return Cut{0, &*B.Value, B.Inclusive};
 }
 
-static Cuts setCuts(const std::vector<Interval> &Is) {
+static Cut lowerCut(const Bound &B) { return canonical(setLowerCut(B)); }
+static Cut upperCut(const Bound &B) { return canonical(setUpperCut(B)); }
+
+static Bound toLower(const Cut &C) {
+  if (C.Inf != 0)
+    return Bound{};
+  return Bound{*C.Value, !C.After};
+}
+
+static Bound toUpper(const Cut &C) {
+  if (C.Inf != 0)
+    return Bound{};
+  return Bound{*C.Value, C.After};
+}
+
+/// The cuts of intervals a caller built (canonical), or of a set's own.
+static Cuts toCuts(const std::vector<Interval> &Is, bool OfASet = false) {
   Cuts Out;
   Out.reserve(Is.size());
   for (const Interval &I : Is)
-    Out.push_back({setLowerCut(I.Lower), setUpperCut(I.Upper)});
+    Out.push_back(OfASet ? CutInterval{setLowerCut(I.Lower), setUpperCut(I.Upper)}
+                         : CutInterval{lowerCut(I.Lower), upperCut(I.Upper)});
   return Out;
+}
+
+static Cuts setCuts(const std::vector<Interval> &Is) {
+  return toCuts(Is, /*OfASet=*/true);
 }
 
 /// Sorts, drops empty intervals and merges overlapping or touching ones.
