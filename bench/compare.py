@@ -20,6 +20,8 @@ and prints the times, the ratios to cudadeps and each child's peak RSS
 without /usr/bin/time). libsolv and resolvelib are timed in-process around the
 solve alone (building their pool/provider is reported as "load").
 A solver that is not installed is reported as missing, not skipped silently.
+--baseline EXE adds another cudadeps executable (an earlier build), run right
+after --cudadeps on each problem, each with a warm load cache of its own.
 """
 
 import argparse
@@ -167,12 +169,13 @@ def child_main(which, path):
 
 # --- parent ---------------------------------------------------------------------
 
-def run_child(argv, timeout):
+def run_child(argv, timeout, env=None):
     """Runs argv; returns (exit code or None on timeout, seconds, stdout,
     peak RSS in MiB)."""
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL,
+                                env=env)
         deadline = t0 + timeout
         while True:
             pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
@@ -223,20 +226,27 @@ def check(p, sol, expected):
     return "ok (the only solution)" if expected is not None else "ok (valid)"
 
 
-def run_cudadeps(exe, p, work, repeat, timeout):
+def run_cudadeps(exe, p, work, repeat, timeout, cache=None):
+    """cache: a load and probe cache of this executable's own (then one
+    untimed run fills it first), else the caller's."""
     project, facts, reg = P.write_cudadeps(p, work)
     argv = [exe, "resolve", project, "--facts", facts, "--registry", reg,
             "--format", "json"]
+    env = None
+    if cache:
+        env = dict(os.environ, XDG_CACHE_HOME=cache)
+        if run_child(argv, timeout, env)[0] is None:
+            return {"timeout": timeout, "rss": 0.0}
     times, rss, sol, code = [], 0.0, None, None
     for _ in range(repeat):
-        code, secs, out, peak = run_child(argv, timeout)
+        code, secs, out, peak = run_child(argv, timeout, env)
         if code is None:
             return {"timeout": timeout, "rss": peak}
         times.append(secs)
         rss = max(rss, peak)
         if code not in (0, 1):
             return {"error": "exit %d" % code, "rss": rss}
-    exact = peak_rss(argv, timeout)
+    exact = peak_rss(argv, timeout, env)
     if exact is not None:
         rss = exact
     doc = json.loads(out)
@@ -330,6 +340,11 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--only", default="cudadeps,libsolv,resolvelib")
     ap.add_argument("--work", help="directory for the generated problems")
+    ap.add_argument("--baseline", metavar="EXE",
+                    help="another cudadeps executable (an earlier build) run "
+                         "on the same problems right after --cudadeps, each "
+                         "with a warm load cache of its own; its ratio is "
+                         "its time over --cudadeps'")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -348,8 +363,11 @@ def main():
     probs.append(P.complex_backtrack())
 
     solvers = a.only.split(",")
+    if a.baseline:
+        solvers.insert(solvers.index("cudadeps") + 1 if "cudadeps" in solvers
+                       else 0, "baseline")
     for s in solvers:
-        if s != "cudadeps":
+        if s not in ("cudadeps", "baseline"):
             ok, what = available(s)
             print("%-10s %s" % (s, what))
     work_root = a.work or tempfile.mkdtemp(prefix="cudadeps-bench-")
@@ -362,8 +380,11 @@ def main():
                                                len(p.roots)))
         results = {}
         for s in solvers:
-            if s == "cudadeps":
-                r = run_cudadeps(a.cudadeps, p, work, a.repeat, a.timeout)
+            if s in ("cudadeps", "baseline"):
+                exe = a.cudadeps if s == "cudadeps" else a.baseline
+                cache = (os.path.join(work_root, "cache-" + s)
+                         if a.baseline else None)
+                r = run_cudadeps(exe, p, work, a.repeat, a.timeout, cache)
             else:
                 py, what = available(s)
                 if not py:
