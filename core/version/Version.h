@@ -137,10 +137,51 @@ private:
   bool MaxLocal = false;     // sorts after every local variant
   bool MaxPost = false;      // sorts after every post and local variant
 
-  /// The field list of the load cache (core/support/BinaryCodec.h).
+  /// The load cache's form (core/support/BinaryCodec.h): one flags value
+  /// naming the parts present, the release, then only those parts. Nearly
+  /// every version is a plain release, two or three values in all; the
+  /// manifests of a large registry hold hundreds of thousands of them.
   template <class C> friend void fields(C &Cd, Version &V) {
-    Cd(V.Epoch, V.Release, V.Pre, V.Post, V.Dev, V.Local, V.MinOfRelease,
-       V.MaxLocal, V.MaxPost);
+    enum : unsigned {
+      HasEpoch = 1, HasPre = 2, HasPost = 4, HasDev = 8, HasLocal = 16,
+      IsMinOfRelease = 32, IsMaxLocal = 64, IsMaxPost = 128
+    };
+    unsigned Flags = 0;
+    if constexpr (!C::Decoding)
+      Flags = (V.Epoch ? HasEpoch : 0) | (V.Pre ? HasPre : 0) |
+              (V.Post ? HasPost : 0) | (V.Dev ? HasDev : 0) |
+              (V.Local.empty() ? 0 : HasLocal) |
+              (V.MinOfRelease ? IsMinOfRelease : 0) |
+              (V.MaxLocal ? IsMaxLocal : 0) | (V.MaxPost ? IsMaxPost : 0);
+    Cd(Flags, V.Release);
+    if constexpr (C::Decoding) {
+      if (Flags > 0xff)
+        Cd.fail();
+      V.Epoch = 0;
+      V.Pre.reset();
+      V.Post.reset();
+      V.Dev.reset();
+      V.Local.clear();
+      if (Flags & HasPre)
+        V.Pre.emplace();
+      if (Flags & HasPost)
+        V.Post.emplace();
+      if (Flags & HasDev)
+        V.Dev.emplace();
+      V.MinOfRelease = Flags & IsMinOfRelease;
+      V.MaxLocal = Flags & IsMaxLocal;
+      V.MaxPost = Flags & IsMaxPost;
+    }
+    if (Flags & HasEpoch)
+      Cd(V.Epoch);
+    if (Flags & HasPre)
+      Cd(V.Pre->first, V.Pre->second);
+    if (Flags & HasPost)
+      Cd(*V.Post);
+    if (Flags & HasDev)
+      Cd(*V.Dev);
+    if (Flags & HasLocal)
+      Cd(V.Local);
   }
 };
 
