@@ -133,13 +133,49 @@ std::optional<std::vector<std::string>> requiredPrefixes(StringRef P) {
   return Out;
 }
 
-NamePattern::NamePattern(StringRef Pattern)
-    : Re(Pattern), Prefixes(requiredPrefixes(Pattern)) {}
+std::string requiredSuffix(StringRef P) {
+  // Anchored at the end by a '$' that is not escaped (a backslash before it
+  // is taken as escaping it: no suffix then).
+  if (P.size() < 2 || P.back() != '$' || P[P.size() - 2] == '\\')
+    return "";
+  // Back from the '$' over plain characters: each is certainly the next
+  // character of a match (it is neither quantified, which would make the
+  // character after it special, nor escaped, nor inside a group or bracket,
+  // which end in a special character).
+  size_t I = P.size() - 1;
+  while (I > 0 && !isSpecial(P[I - 1]) &&
+         (I < 2 || P[I - 2] != '\\'))
+    --I;
+  return P.slice(I, P.size() - 1).str();
+}
+
+NamePattern::NamePattern(StringRef Pattern) : Re(Pattern) {
+  // A name that matches matches one of the alternatives, so it meets that
+  // alternative's literal start or end: when every alternative has one,
+  // a name that meets none does not match.
+  std::optional<SmallVector<StringRef, 4>> Alts = alternatives(Pattern);
+  if (!Alts)
+    return;
+  std::vector<Literals> All;
+  for (StringRef Alt : *Alts) {
+    Literals L{requiredPrefixes(Alt), requiredSuffix(Alt)};
+    if (!L.Prefixes && L.Suffix.empty())
+      return;
+    All.push_back(std::move(L));
+  }
+  Checks = std::move(All);
+}
 
 bool NamePattern::match(StringRef Name) const {
-  if (Prefixes && llvm::none_of(*Prefixes, [&](const std::string &P) {
-        return Name.startswith(P);
-      }))
+  auto Meets = [&](const Literals &L) {
+    return (!L.Prefixes ||
+            llvm::any_of(*L.Prefixes,
+                         [&](const std::string &P) {
+                           return Name.startswith(P);
+                         })) &&
+           Name.endswith(L.Suffix);
+  };
+  if (Checks && llvm::none_of(*Checks, Meets))
     return false;
   return Re.match(Name);
 }

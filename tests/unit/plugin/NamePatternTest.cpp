@@ -38,6 +38,15 @@ TEST(NamePattern, NoPrefixWhereTheStartIsNotCertain) {
     EXPECT_FALSE(requiredPrefixes(P).has_value()) << P;
 }
 
+TEST(NamePattern, SuffixesBeforeAFinalDollar) {
+  EXPECT_EQ(requiredSuffix("\\.(dist|egg)-info$"), "-info");
+  EXPECT_EQ(requiredSuffix("^nvidia$"), "nvidia");
+  EXPECT_EQ(requiredSuffix("a\\.b$"), "b");
+  for (const char *P : {"", "abc", "^(torch|nvidia)$", "ab+$", "abc?$",
+                        "a{2}$", "a\\$", "[ab]$", "a.$", "$"})
+    EXPECT_EQ(requiredSuffix(P), "") << P;
+}
+
 /// Every string over \p Alphabet up to \p Length characters.
 std::vector<std::string> allStrings(llvm::StringRef Alphabet, size_t Length) {
   std::vector<std::string> Out{""};
@@ -56,18 +65,25 @@ TEST(NamePattern, MatchesExactlyWhatTheRegularExpressionMatches) {
   for (const char *Extra :
        {"g++", "g++-12", "g++-12.2", "clang++", "clang++-16", "clang++-",
         "c++", "gcc", "xg++", "g++x", "cuda", "cuda-13.0", "cu128", "cuda_nvcc",
-        "nvidia", "libcudart.so.13", "ab", "abbc", "xay", "xby", "xy"})
+        "nvidia", "libcudart.so.13", "ab", "abbc", "xay", "xby", "xy",
+        "torch", "torchx", "xtorch", "numpy-2.1.dist-info", "six.egg-info",
+        "a.dist-info", "a-info", "dist-info", "x.dist-infos", "nvidia.dist-info"})
     Names.push_back(Extra);
-  // And the names of a real directory full of programs.
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It("/usr/bin", EC), End;
-       !EC && It != End; It.increment(EC))
-    Names.push_back(llvm::sys::path::filename(It->path()).str());
+  // And the names of real directories: programs, and Python packages.
+  for (const char *Dir : {"/usr/bin", "/usr/lib/python3/dist-packages"}) {
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End;
+         !EC && It != End; It.increment(EC))
+      Names.push_back(llvm::sys::path::filename(It->path()).str());
+  }
   for (const char *P :
        {"^(g\\+\\+|clang\\+\\+)(-[0-9]+(\\.[0-9]+)*)?$", "^cuda", "^nvidia$",
         "^(cu[0-9]+|cuda_nvcc)$", "^libcudart\\.so\\.", "^ab+c", "^abc?",
         "^x(a|b)+y", "^x(a|b)?y", "^x(a|bc)d", "^g\\+", "^(g|c)\\+\\+",
-        "^a|g", "^[|(]a", "^\\|", "^\\(a"}) {
+        "^a|g", "^[|(]a", "^\\|", "^\\(a",
+        // Alternatives anchored at the end, or at either end.
+        "\\.(dist|egg)-info$|^(torch|nvidia)$", "a-x$", "^g.*x$", "(a|c)x$",
+        "a\\.x$", "^x(a|b)+y$", "l$|^c", "1$|a", "\\($", "x\\|$"}) {
     llvm::Regex Re(P);
     ASSERT_TRUE(Re.isValid()) << P;
     NamePattern N(P);
