@@ -81,11 +81,15 @@ const Package *Workspace::find(StringRef Name) {
   return It->second;
 }
 
+bool Workspace::isMainPackage(StringRef Canonical) const {
+  return Main.Pkg && Main.Pkg->canonicalName() == Canonical;
+}
+
 bool Workspace::has(StringRef Name) {
   auto It = Found.find(Name);
   if (It != Found.end())
     return It->second != nullptr;
-  if (Main.Pkg && Main.Pkg->canonicalName() == canonicalPackageName(Name))
+  if (isMainPackage(canonicalPackageName(Name)))
     return true;
   if (!Reg)
     return false;
@@ -100,7 +104,7 @@ bool Workspace::has(StringRef Name) {
 
 const Package *Workspace::lookup(StringRef Name) {
   std::string Canon = canonicalPackageName(Name);
-  if (Main.Pkg && Main.Pkg->canonicalName() == Canon)
+  if (isMainPackage(Canon))
     return &*Main.Pkg;
   if (!Reg)
     return nullptr;

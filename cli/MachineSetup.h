@@ -55,6 +55,8 @@ struct Workspace {
 
 private:
   const Package *lookup(llvm::StringRef Name);
+  /// Whether the main manifest's own package has this canonical name.
+  bool isMainPackage(llvm::StringRef Canonical) const;
   llvm::StringMap<const Package *> Found;
   std::string RegistryError;
   std::vector<Diagnostic> RegistryDiags;
