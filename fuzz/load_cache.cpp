@@ -6,7 +6,8 @@
 // cache file (its checksum rejects nearly everything), then wrapped in a
 // valid cache file (which must read back with the same blob) and decoded as
 // a manifest: a manifest that decodes must encode and decode to the same
-// bytes again.
+// bytes again, and decode the same with its releases' requirements kept as
+// bytes until read (as the registry decodes the load cache's blobs).
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
@@ -36,5 +37,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::optional<Manifest> M2 = decodeManifest(Again, "f.toml");
   if (!M2 || encodeManifest(*M2) != Again)
     fuzz::fail("a decoded manifest does not encode and decode to itself", "");
+  std::optional<Manifest> Kept = decodeManifestDeferred(
+      std::make_shared<const std::string>(In.str()), "f.toml", "");
+  if (!Kept || encodeManifest(*Kept) != Again)
+    fuzz::fail("a manifest decodes differently with its requirements kept "
+               "as bytes until read",
+               "");
   return 0;
 }

@@ -14,6 +14,7 @@
 #ifndef CUDADEPS_CORE_MANIFEST_MANIFEST_H
 #define CUDADEPS_CORE_MANIFEST_MANIFEST_H
 
+#include "core/support/Deferred.h"
 #include "core/support/Diagnostic.h"
 #include "core/version/Version.h"
 #include "core/version/VersionSet.h"
@@ -141,7 +142,9 @@ struct Release {
   /// Where its values were read: the files and the tag or build
   /// ("setup.py and publish.yaml at v1.6.1.post4"). lint warns without it.
   std::optional<Located> Source;
-  RequirementMap Requires;           // overrides [requires] key by key
+  /// Overrides [requires] key by key. From the load cache it stays encoded
+  /// until first read (a solve reads a few releases of each package).
+  Deferred<RequirementMap> Requires;
   ExtrasMap Extras;                  // [release.extras.NAME]: replaces [extras.NAME]
   std::vector<Arch> Archs;           // empty = not declared
   std::optional<PrebuiltMatrix> Prebuilt;

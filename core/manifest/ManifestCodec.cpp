@@ -10,7 +10,7 @@ namespace cudadeps {
 static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 144 &&
                   sizeof(Arch) == 120 && sizeof(MatrixDims) == 136 &&
                   sizeof(MatrixExclude) == 152 &&
-                  sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 728 &&
+                  sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 736 &&
                   sizeof(BuildSpec) == 136 && sizeof(Fallback) == 208 &&
                   sizeof(Package) == 560 && sizeof(Project) == 160 &&
                   sizeof(Manifest) == 824 && sizeof(Diagnostic) == 120 &&
@@ -67,6 +67,18 @@ std::string encodeManifest(const Manifest &M) {
 std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
                                        llvm::StringRef File) {
   BinaryDecoder D(Blob, File);
+  Manifest M;
+  D(M);
+  if (!D.ok())
+    return std::nullopt;
+  M.File = File.str();
+  return M;
+}
+
+std::optional<Manifest>
+decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
+                       llvm::StringRef File, llvm::StringRef CacheFile) {
+  BinaryDecoder D = BinaryDecoder::deferring(std::move(Blob), File, CacheFile);
   Manifest M;
   D(M);
   if (!D.ok())

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,15 @@ std::string encodeManifest(const Manifest &M);
 /// encoded manifest. Never crashes on any bytes.
 std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
                                        llvm::StringRef File);
+
+/// The same for a blob this build wrote into the load cache file
+/// \p CacheFile (its checksum and program identity matched): each
+/// release's requirements are kept as bytes and decoded when first read
+/// (\p Blob stays alive as long as any of them). Bytes that then do not
+/// decode end the command (Deferred.h).
+std::optional<Manifest>
+decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
+                       llvm::StringRef File, llvm::StringRef CacheFile);
 
 } // namespace cudadeps
 

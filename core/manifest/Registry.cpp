@@ -57,12 +57,16 @@ struct Indexed {
   size_t Entry = ~size_t(0);
 };
 
-/// \p I parsed now, or decoded from \p Blob; parsed again from its file if
-/// the blob does not decode (counted in \p Parsed).
-Expected<Manifest> materialize(Indexed &I, StringRef Blob, size_t &Parsed) {
+/// \p I parsed now, or decoded from \p Blob (its releases' requirements
+/// when first read); parsed again from its file if the blob does not decode
+/// (counted in \p Parsed).
+Expected<Manifest> materialize(Indexed &I, std::string Blob,
+                               StringRef CacheFile, size_t &Parsed) {
   if (I.Parsed)
     return std::move(*I.Parsed);
-  if (std::optional<Manifest> M = decodeManifest(Blob, I.File))
+  if (std::optional<Manifest> M = decodeManifestDeferred(
+          std::make_shared<const std::string>(std::move(Blob)), I.File,
+          CacheFile))
     return std::move(*M);
   spdlog::debug("registry {}: cached form does not decode; parsed again",
                 I.File);
@@ -166,7 +170,7 @@ Error Registry::index(Dir &D) {
     auto [It, Inserted] = Seen.try_emplace(Valid[J].Key, J);
     if (Inserted)
       continue;
-    Expected<Manifest> M = materialize(Valid[J], BlobOf(Valid[J]), Parsed);
+    Expected<Manifest> M = materialize(Valid[J], BlobOf(Valid[J]), Cache.path(), Parsed);
     if (!M) {
       Errors = joinErrors(std::move(Errors), M.takeError());
       continue;
@@ -195,22 +199,24 @@ Error Registry::index(Dir &D) {
       S.Blob = std::move(BlobOf(I));
     }
   }
+  D.CacheFile = Cache.path();
   D.Indexed = true;
   spdlog::debug("registry {}: {} package(s), {} parsed", D.Path,
                 D.ByName.size(), ParsedHere);
   return Error::success();
 }
 
-Expected<const Manifest *> Registry::load(const std::string &Key, Slot &S) {
+Expected<const Manifest *> Registry::load(const Dir &D, const std::string &Key,
+                                          Slot &S) {
   if (S.Loaded)
     return S.Loaded;
   Indexed I{S.File, Key, std::nullopt, 0};
-  Expected<Manifest> M = materialize(I, S.Blob, Parsed);
+  Expected<Manifest> M = materialize(I, std::move(S.Blob), D.CacheFile, Parsed);
+  S.Blob = std::string();
   if (!M)
     return M.takeError();
   Storage.push_back(std::move(*M));
   S.Loaded = &Storage.back();
-  S.Blob = std::string();
   return S.Loaded;
 }
 
@@ -221,7 +227,7 @@ Expected<const Manifest *> Registry::find(StringRef Name) {
       return E;
     auto It = D.ByName.find(Canonical);
     if (It != D.ByName.end())
-      return load(It->first, It->second);
+      return load(D, It->first, It->second);
   }
   return nullptr;
 }
@@ -246,7 +252,7 @@ Expected<std::vector<const Manifest *>> Registry::all() {
     for (auto &[Name, S] : D.ByName) {
       if (!Seen.emplace(Name, true).second)
         continue;
-      Expected<const Manifest *> M = load(Name, S);
+      Expected<const Manifest *> M = load(D, Name, S);
       if (!M)
         return M.takeError();
       Out.push_back(*M);

@@ -89,9 +89,11 @@ private:
     std::string Path;
     bool Indexed = false;
     std::map<std::string, Slot> ByName; // canonical name
+    std::string CacheFile; // the load cache file of the blobs
   };
   llvm::Error index(Dir &D);
-  llvm::Expected<const Manifest *> load(const std::string &Key, Slot &S);
+  llvm::Expected<const Manifest *> load(const Dir &D, const std::string &Key,
+                                        Slot &S);
 
   std::vector<std::string> DirPaths;
   std::string CacheDir;

@@ -23,6 +23,7 @@
 #ifndef CUDADEPS_CORE_SUPPORT_BINARYCODEC_H
 #define CUDADEPS_CORE_SUPPORT_BINARYCODEC_H
 
+#include "core/support/Deferred.h"
 #include "core/support/Diagnostic.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -32,6 +33,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -72,6 +74,17 @@ public:
   static constexpr bool Decoding = true;
   BinaryDecoder(llvm::StringRef In, SourcePath File) : In(In), File(File) {}
 
+  /// A decoder whose input is *Owner, bytes this build encoded into the
+  /// load cache file \p CacheFile (its checksum and program identity say
+  /// so): a Deferred value keeps its bytes, unread, for its first read.
+  static BinaryDecoder deferring(std::shared_ptr<const std::string> Owner,
+                                 SourcePath File, SourcePath CacheFile) {
+    BinaryDecoder D(*Owner, File);
+    D.Owner = std::move(Owner);
+    D.CacheFile = CacheFile;
+    return D;
+  }
+
   template <class... T> void operator()(T &...X);
 
   uint64_t varint() {
@@ -108,12 +121,16 @@ public:
   /// True when everything decoded and no byte is left over.
   bool ok() const { return !Failed && Pos == In.size(); }
   const SourcePath &file() const { return File; }
+  const std::shared_ptr<const std::string> &owner() const { return Owner; }
+  const SourcePath &cacheFile() const { return CacheFile; }
 
 private:
   llvm::StringRef In;
   size_t Pos = 0;
   bool Failed = false;
   SourcePath File;
+  std::shared_ptr<const std::string> Owner;
+  SourcePath CacheFile;
 };
 
 // --- the primitives, containers and support structs ----------------------
@@ -248,6 +265,33 @@ void codec(C &Cd, std::map<K, V, L> &X) {
       codec(Cd, Copy);
       codec(Cd, Value);
     }
+  }
+}
+
+/// The bytes of the value. A deferring decoder keeps them for the first
+/// read; any other decodes them now.
+template <class C, class T> void codec(C &Cd, Deferred<T> &X) {
+  if constexpr (C::Decoding) {
+    llvm::StringRef Bytes = Cd.bytes();
+    if (Cd.owner()) {
+      X.defer({Cd.owner(), Bytes, Cd.file(), Cd.cacheFile(),
+               [](const typename Deferred<T>::Encoded &E, T &Out) {
+                 BinaryDecoder Inner(E.Bytes, E.File);
+                 codec(Inner, Out);
+                 return Inner.ok();
+               }});
+      return;
+    }
+    BinaryDecoder Inner(Bytes, Cd.file());
+    T Value;
+    codec(Inner, Value);
+    if (!Inner.ok())
+      Cd.fail();
+    X = std::move(Value);
+  } else {
+    BinaryEncoder Inner(Cd.file());
+    codec(Inner, X.get());
+    Cd.bytes(Inner.take());
   }
 }
 

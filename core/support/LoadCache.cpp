@@ -25,7 +25,8 @@ namespace {
 constexpr StringRef Magic = "cudadeps load cache\n";
 /// Bumped when the layout of the file or of any cached struct changes.
 /// 2: a Version is a flags value, its release and only the parts present.
-constexpr uint64_t FormatVersion = 2;
+/// 3: a release's requirements are their own bytes (kept until read).
+constexpr uint64_t FormatVersion = 3;
 
 uint64_t nanoseconds(const struct timespec &T) {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);

@@ -161,6 +161,53 @@ TEST_F(LoadCacheTest, ACachedManifestIsTheParsedOne) {
   }
 }
 
+TEST_F(LoadCacheTest, AReleasesRequirementsAreDecodedWhenFirstRead) {
+  write("a.toml", pkg("a", "1.0"));
+  ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
+  Registry R({Reg}, Cache);
+  llvm::Expected<const Manifest *> M = R.find("a");
+  ASSERT_TRUE(M && *M);
+  EXPECT_EQ(R.parsedCount(), 0u);
+  const Release &Rel = (*M)->Pkg->Releases.front();
+  EXPECT_TRUE(Rel.Requires.isEncoded());
+  Manifest Copy = **M; // a copy reads them
+  EXPECT_FALSE(Rel.Requires.isEncoded());
+  ASSERT_EQ(Rel.Requires.size(), 1u);
+  const Requirement &Dep = Rel.Requires.at("dep");
+  EXPECT_EQ(Dep.Text, ">=1.0,<2");
+  EXPECT_EQ(Dep.Loc.File, Reg + "/a.toml");
+  EXPECT_EQ(Dep.Loc.Line, 8u);
+  EXPECT_EQ(Copy.Pkg->Releases.front().Requires.at("dep").Text, ">=1.0,<2");
+}
+
+TEST_F(LoadCacheTest, KeptBytesThatDoNotDecodeStopTheCommand) {
+  // Only bytes this build wrote are kept undecoded (the cache file's
+  // checksum and program identity say so); a cache file forged to pass both
+  // with damaged requirements stops the command with exit code 2 when they
+  // are read, and is removed.
+  llvm::Expected<Manifest> M = parseManifest(pkg("a", "1.0"), "a.toml");
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  std::string Blob = encodeManifest(*M);
+  size_t At = Blob.rfind(">=1.0,<2"); // after the source text
+  ASSERT_NE(At, std::string::npos);
+  ASSERT_EQ(Blob[At - 1], char(8)); // the length of the specifier
+  Blob[At - 1] = char(9);           // now one byte longer than it is
+  std::string CacheFile = Cache + "/forged.bin";
+  ASSERT_TRUE(writeFile(CacheFile, "x"));
+  std::optional<Manifest> D = decodeManifestDeferred(
+      std::make_shared<const std::string>(Blob), "a.toml", CacheFile);
+  ASSERT_TRUE(D); // the kept bytes are not read yet
+  EXPECT_TRUE(D->Pkg->Releases.front().Requires.isEncoded());
+  EXPECT_EXIT((void)D->Pkg->Releases.front().Requires.size(),
+              ::testing::ExitedWithCode(2),
+              "load cache's copy of 'a.toml' does not decode: '" + CacheFile +
+                  "' was written by something other than this cudadeps; it "
+                  "was removed, run the command again");
+  EXPECT_FALSE(llvm::sys::fs::exists(CacheFile));
+  // Decoded at once, the same bytes are simply not a manifest.
+  EXPECT_FALSE(decodeManifest(Blob, "a.toml"));
+}
+
 TEST_F(LoadCacheTest, EachChangeOfAFileIsSeen) {
   std::string A = write("a.toml", pkg("a", "1.0"));
   EXPECT_EQ(versionOf("a"), "1.0");
