@@ -193,7 +193,23 @@ VersionSet::VersionSet(std::vector<Interval> I) : Intervals(std::move(I)) {
   normalize();
 }
 
-void VersionSet::normalize() { Intervals = fromCuts(toCuts(Intervals)); }
+void VersionSet::normalize() {
+  if (Intervals.size() == 1) {
+    // What fromCuts does to one interval (exactly, between, atLeast, any:
+    // most sets built), in place: canonical bounds, or none when empty.
+    Interval &I = Intervals.front();
+    Cut L = lowerCut(I.Lower), U = upperCut(I.Upper);
+    if (compareCuts(L, U) >= 0) {
+      Intervals.clear();
+      return;
+    }
+    Bound Lower = toLower(L), Upper = toUpper(U); // L and U point into I
+    I.Lower = std::move(Lower);
+    I.Upper = std::move(Upper);
+    return;
+  }
+  Intervals = fromCuts(toCuts(Intervals));
+}
 
 VersionSet VersionSet::any() { return VersionSet({Interval{}}); }
 

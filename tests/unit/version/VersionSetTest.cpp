@@ -517,3 +517,31 @@ TEST(VersionSet, SubsetAndDisjointInOneWalkAgreeWithEachAlone) {
   EXPECT_GT(Disjoints, 0u);
   EXPECT_GT(Neither, 0u);
 }
+
+// A set built from one interval is normalized in place; from several, by
+// sorting and merging. The same interval, alone or twice, must give the
+// same set: every bound of a corpus (real versions, sentinels, the minimum,
+// unbounded), inclusive and exclusive, and empty intervals.
+TEST(VersionSet, OneIntervalNormalizesAsSeveralDo) {
+  std::vector<Bound> Bounds = {Bound{}};
+  for (const char *T : {"0.dev0", "0", "1.0a1", "1.0", "1.0+local",
+                        "1.0.post1", "2.11", "1!1.0"}) {
+    Version V = v(T);
+    for (const Version &B : {V, V.lowestOfRelease(), V.firstDevRelease(),
+                             V.afterAllLocals(), V.afterAllPosts()})
+      for (bool Inclusive : {true, false})
+        Bounds.push_back(Bound{B, Inclusive});
+  }
+  size_t Empty = 0;
+  for (const Bound &L : Bounds)
+    for (const Bound &U : Bounds) {
+      Interval I{L, U};
+      VersionSet One = VersionSet::unionOf({I});
+      VersionSet Twice = VersionSet::unionOf({I, I});
+      EXPECT_EQ(One, Twice) << One.str() << " vs " << Twice.str();
+      EXPECT_EQ(One.str(), Twice.str());
+      Empty += One.isEmpty();
+    }
+  EXPECT_GT(Empty, 0u);
+  EXPECT_LT(Empty, Bounds.size() * Bounds.size());
+}
