@@ -234,8 +234,11 @@ private:
       I.Preferred = {RootVersion};
     else
       I.Preferred = Provider.versions(Names[Pkg]);
-    I.Ascending = I.Preferred;
-    std::sort(I.Ascending.begin(), I.Ascending.end());
+    // Providers list newest first, most often: reversed, that is sorted
+    // (sorting a descending list moved each version ~n/2 times).
+    I.Ascending.assign(I.Preferred.rbegin(), I.Preferred.rend());
+    if (!std::is_sorted(I.Ascending.begin(), I.Ascending.end()))
+      std::sort(I.Ascending.begin(), I.Ascending.end());
     I.Ascending.erase(std::unique(I.Ascending.begin(), I.Ascending.end(),
                                   [](const V &A, const V &B) {
                                     return !(A < B) && !(B < A);
