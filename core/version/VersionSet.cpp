@@ -214,7 +214,13 @@ void VersionSet::normalize() {
 VersionSet VersionSet::any() { return VersionSet({Interval{}}); }
 
 VersionSet VersionSet::exactly(const Version &V) {
-  return VersionSet({Interval{Bound{V, true}, Bound{V, true}}});
+  if (V.isSentinel() || V.isMinimum())
+    return VersionSet({Interval{Bound{V, true}, Bound{V, true}}});
+  // A real version above the minimum bounds [V, V] canonically as it is
+  // (each decision of a solve makes one).
+  VersionSet S;
+  S.Intervals.push_back(Interval{Bound{V, true}, Bound{V, true}});
+  return S;
 }
 
 VersionSet VersionSet::atLeast(const Version &V) {

@@ -521,7 +521,8 @@ TEST(VersionSet, SubsetAndDisjointInOneWalkAgreeWithEachAlone) {
 // A set built from one interval is normalized in place; from several, by
 // sorting and merging. The same interval, alone or twice, must give the
 // same set: every bound of a corpus (real versions, sentinels, the minimum,
-// unbounded), inclusive and exclusive, and empty intervals.
+// unbounded), inclusive and exclusive, and empty intervals; and so must
+// exactly() of each.
 TEST(VersionSet, OneIntervalNormalizesAsSeveralDo) {
   std::vector<Bound> Bounds = {Bound{}};
   for (const char *T : {"0.dev0", "0", "1.0a1", "1.0", "1.0+local",
@@ -544,4 +545,12 @@ TEST(VersionSet, OneIntervalNormalizesAsSeveralDo) {
     }
   EXPECT_GT(Empty, 0u);
   EXPECT_LT(Empty, Bounds.size() * Bounds.size());
+  // exactly() writes a real version's point as it is.
+  for (const Bound &B : Bounds)
+    if (B.Value) {
+      Interval Point{Bound{*B.Value, true}, Bound{*B.Value, true}};
+      EXPECT_EQ(VersionSet::exactly(*B.Value),
+                VersionSet::unionOf({Point, Point}))
+          << B.Value->str();
+    }
 }
