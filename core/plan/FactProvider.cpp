@@ -29,17 +29,23 @@ VersionSet epochRange(uint64_t E) {
 /// are R lifted and intersected with epochRange(E).
 static void liftInto(const VersionSet &R, uint64_t E,
                      std::vector<Interval> &Out) {
-  Version Start = epochStart(E);
+  // The starts of the epochs the encoding uses, made once.
+  static const Version Starts[] = {epochStart(0), epochStart(1),
+                                   epochStart(2), epochStart(3)};
+  Version Other[2];
+  auto StartOf = [&](uint64_t K, Version &Slot) -> const Version & {
+    return K < std::size(Starts) ? Starts[K] : (Slot = epochStart(K));
+  };
+  const Version &Start = StartOf(E, Other[0]), &End = StartOf(E + 1, Other[1]);
   for (const Interval &I : R.intervals()) {
-    Interval L;
-    if (I.Lower.Value)
+    Interval &L = Out.emplace_back();
+    if (I.Lower.Value && I.Lower.Value->withEpoch(E) >= Start)
       L.Lower = Bound{I.Lower.Value->withEpoch(E), I.Lower.Inclusive};
-    if (!L.Lower.Value || *L.Lower.Value < Start)
+    else
       L.Lower = Bound{Start, true};
     L.Upper = I.Upper.Value
                   ? Bound{I.Upper.Value->withEpoch(E), I.Upper.Inclusive}
-                  : Bound{epochStart(E + 1), false};
-    Out.push_back(std::move(L));
+                  : Bound{End, false};
   }
 }
 
@@ -52,6 +58,7 @@ VersionSet lift(const VersionSet &R, uint64_t E) {
 
 VersionSet liftTwice(const VersionSet &R, uint64_t A, uint64_t B) {
   std::vector<Interval> Out;
+  Out.reserve(2 * R.intervals().size());
   liftInto(R, A, Out);
   liftInto(R, B, Out);
   return VersionSet::unionOf(std::move(Out));
