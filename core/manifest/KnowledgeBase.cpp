@@ -726,11 +726,11 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
 // A field added to one of these rows must be added to its list below (and
 // LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(ToolkitRow) == 384 && sizeof(DriverFloorRow) == 240 &&
-                  sizeof(TorchRow) == 488 && sizeof(ProvisionRow) == 272 &&
+static_assert(sizeof(ToolkitRow) == 336 && sizeof(DriverFloorRow) == 192 &&
+                  sizeof(TorchRow) == 392 && sizeof(ProvisionRow) == 224 &&
                   sizeof(NoProvisionRow) == 88 &&
-                  sizeof(TorchCompilerBound) == 512 &&
-                  sizeof(TorchHostCompilerRow) == 256,
+                  sizeof(TorchCompilerBound) == 368 &&
+                  sizeof(TorchHostCompilerRow) == 208,
               "a knowledge-base row changed: update its field list here");
 #endif
 

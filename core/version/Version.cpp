@@ -226,7 +226,9 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
       auto N = P.markerNumber();
       if (!N)
         return N.takeError();
-      V.Pre = std::make_pair(Kind, *N);
+      V.HasPre = true;
+      V.PreLetter = Kind;
+      V.PreNumber = *N;
       Found = true;
       break;
     }
@@ -240,7 +242,7 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
     auto N = P.number();
     if (!N)
       return N.takeError();
-    V.Post = *N;
+    V.setPost(*N);
   } else {
     size_t Save = P.Pos;
     if (VersionParser::isSep(P.peek()))
@@ -249,7 +251,7 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
       auto N = P.markerNumber();
       if (!N)
         return N.takeError();
-      V.Post = *N;
+      V.setPost(*N);
     } else {
       P.Pos = Save;
     }
@@ -264,7 +266,7 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
       auto N = P.markerNumber();
       if (!N)
         return N.takeError();
-      V.Dev = *N;
+      V.setDev(*N);
     } else {
       P.Pos = Save;
     }
@@ -296,7 +298,7 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
         break;
       ++P.Pos;
     }
-    V.Local = llvm::join(Segments, ".");
+    V.Local = std::make_shared<const std::string>(llvm::join(Segments, "."));
   }
 
   if (!P.atEnd()) {
@@ -319,7 +321,7 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
 
 Version Version::withoutLocal() const {
   Version V = *this;
-  V.Local.clear();
+  V.Local.reset();
   V.MaxLocal = false;
   return V;
 }
@@ -354,21 +356,21 @@ Version Version::bumped(size_t I) const {
     V.Release.resize(Pos);
     ++V.Release[Pos - 1];
   }
-  V.Dev = 0;
+  V.setDev(0);
   return V;
 }
 
 Version Version::lowestOfRelease() const {
   Version V(Release);
   V.Epoch = Epoch;
-  V.Dev = 0;
+  V.setDev(0);
   return V;
 }
 
 Version Version::firstDevRelease() const {
   Version V = sentinelBase().withoutLocal();
-  if (!V.Dev)
-    V.Dev = 0;
+  if (!V.HasDev)
+    V.setDev(0);
   return V;
 }
 
@@ -379,18 +381,18 @@ Version Version::afterAllLocals() const {
   // The least version above Base and all its locals, when one exists:
   // X.devN -> X.dev(N+1); X.postN -> X.post(N+1).dev0; X -> X.post0.dev0.
   Version Next = Base;
-  if (Base.Dev) {
-    if (*Base.Dev != MaxNumber) {
-      Next.Dev = *Base.Dev + 1;
+  if (Base.HasDev) {
+    if (Base.DevNumber != MaxNumber) {
+      Next.setDev(Base.DevNumber + 1);
       return Next;
     }
-  } else if (!Base.Post) {
-    Next.Post = 0;
-    Next.Dev = 0;
+  } else if (!Base.HasPost) {
+    Next.setPost(0);
+    Next.setDev(0);
     return Next;
-  } else if (*Base.Post != MaxNumber) {
-    Next.Post = *Base.Post + 1;
-    Next.Dev = 0;
+  } else if (Base.PostNumber != MaxNumber) {
+    Next.setPost(Base.PostNumber + 1);
+    Next.setDev(0);
     return Next;
   }
   Base.MaxLocal = true;
@@ -399,12 +401,12 @@ Version Version::afterAllLocals() const {
 
 Version Version::afterAllPosts() const {
   Version Base = sentinelBase().withoutLocal();
-  Base.Post.reset();
-  Base.Dev.reset();
-  if (Base.Pre && Base.Pre->second != MaxNumber) {
+  Base.HasPost = Base.HasDev = false;
+  Base.PostNumber = Base.DevNumber = 0;
+  if (Base.HasPre && Base.PreNumber != MaxNumber) {
     // After every 1.0a1.postN comes 1.0a2.dev0.
-    Base.Pre->second += 1;
-    Base.Dev = 0;
+    Base.PreNumber += 1;
+    Base.setDev(0);
     return Base;
   }
   Base.MaxPost = true;
@@ -419,8 +421,9 @@ Version Version::sentinelBase() const {
 
 bool Version::isMinimum() const {
   return Epoch == 0 &&
-         llvm::all_of(Release, [](uint64_t S) { return S == 0; }) && !Pre &&
-         !Post && Dev && *Dev == 0 && Local.empty() && !isSentinel();
+         llvm::all_of(Release, [](uint64_t S) { return S == 0; }) &&
+         !HasPre && !HasPost && HasDev && DevNumber == 0 && !Local &&
+         !isSentinel();
 }
 
 std::string Version::str() const {
@@ -432,8 +435,8 @@ std::string Version::str() const {
       Out += '.';
     Out += std::to_string(Release[I]);
   }
-  if (Pre) {
-    switch (Pre->first) {
+  if (HasPre) {
+    switch (PreLetter) {
     case PreKind::Alpha:
       Out += 'a';
       break;
@@ -444,14 +447,14 @@ std::string Version::str() const {
       Out += "rc";
       break;
     }
-    Out += std::to_string(Pre->second);
+    Out += std::to_string(PreNumber);
   }
-  if (Post)
-    Out += ".post" + std::to_string(*Post);
-  if (Dev)
-    Out += ".dev" + std::to_string(*Dev);
-  if (!Local.empty())
-    Out += "+" + Local;
+  if (HasPost)
+    Out += ".post" + std::to_string(PostNumber);
+  if (HasDev)
+    Out += ".dev" + std::to_string(DevNumber);
+  if (Local)
+    Out += "+" + *Local;
   if (MaxPost)
     Out += ".post*";
   else if (MaxLocal)
@@ -487,25 +490,25 @@ std::strong_ordering Version::operator<=>(const Version &O) const {
   auto PreKey = [](const Version &V) {
     if (V.MinOfRelease)
       return KeyPart{-1};
-    if (!V.Pre && !V.Post && V.Dev)
+    if (!V.HasPre && !V.HasPost && V.HasDev)
       return KeyPart{-1};
-    if (!V.Pre)
+    if (!V.HasPre)
       return KeyPart{1};
-    return KeyPart{0, static_cast<uint64_t>(V.Pre->first), V.Pre->second};
+    return KeyPart{0, static_cast<uint64_t>(V.PreLetter), V.PreNumber};
   };
   auto PostKey = [](const Version &V) {
     if (V.MaxPost)
       return KeyPart{1};
-    if (V.MinOfRelease || !V.Post)
+    if (V.MinOfRelease || !V.HasPost)
       return KeyPart{-1};
-    return KeyPart{0, *V.Post};
+    return KeyPart{0, V.PostNumber};
   };
   auto DevKey = [](const Version &V) {
     if (V.MinOfRelease)
       return KeyPart{-1};
-    if (V.MaxPost || !V.Dev)
+    if (V.MaxPost || !V.HasDev)
       return KeyPart{1};
-    return KeyPart{0, *V.Dev};
+    return KeyPart{0, V.DevNumber};
   };
   if (int C = compareKeyPart(PreKey(*this), PreKey(O)))
     return Order(C);
@@ -519,5 +522,5 @@ std::strong_ordering Version::operator<=>(const Version &O) const {
     return MaxLocal == O.MaxLocal ? std::strong_ordering::equal
                                   : (MaxLocal ? std::strong_ordering::greater
                                               : std::strong_ordering::less);
-  return Order(compareLocal(Local, O.Local));
+  return Order(compareLocal(local(), O.local()));
 }
