@@ -269,8 +269,13 @@ VersionSet VersionSet::intersect(const VersionSet &O) const {
     else
       ++J;
   }
+  // Already a set's intervals: sorted, none empty, and none touching (two
+  // pieces in a row lie in different intervals of A or of B, which have a
+  // gap between them).
   VersionSet S;
-  S.Intervals = fromCuts(std::move(Out));
+  S.Intervals.reserve(Out.size());
+  for (const CutInterval &C : Out)
+    S.Intervals.push_back(Interval{toLower(C.Lower), toUpper(C.Upper)});
   return S;
 }
 

@@ -508,6 +508,12 @@ TEST(VersionSet, SubsetAndDisjointInOneWalkAgreeWithEachAlone) {
                                          << B.str() << "'";
       ASSERT_EQ(Disjoint, A.isDisjoint(B)) << "'" << A.str() << "' and '"
                                            << B.str() << "'";
+      // intersect() writes its pieces without normalizing them: the same
+      // set, bound for bound, as the complement of the complements' union
+      // (which sorts and merges).
+      ASSERT_EQ(A.intersect(B),
+                A.complement().unionWith(B.complement()).complement())
+          << "'" << A.str() << "' and '" << B.str() << "'";
       Subsets += Subset;
       Disjoints += Disjoint;
       Neither += !Subset && !Disjoint;
