@@ -14,6 +14,7 @@
 #ifndef CUDADEPS_CORE_MANIFEST_MANIFEST_H
 #define CUDADEPS_CORE_MANIFEST_MANIFEST_H
 
+#include "core/support/Boxed.h"
 #include "core/support/Deferred.h"
 #include "core/support/Diagnostic.h"
 #include "core/version/Version.h"
@@ -147,7 +148,7 @@ struct Release {
   Deferred<RequirementMap> Requires;
   ExtrasMap Extras;                  // [release.extras.NAME]: replaces [extras.NAME]
   std::vector<Arch> Archs;           // empty = not declared
-  std::optional<PrebuiltMatrix> Prebuilt;
+  Boxed<PrebuiltMatrix> Prebuilt; // absent from most releases
 };
 
 enum class BuildKind { TorchExtension, Python, CMake, Command };

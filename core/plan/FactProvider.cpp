@@ -208,11 +208,15 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
       Rs.push_back(&R);
     stable_sort(
         Rs, [](const Release *A, const Release *B) { return B->Ver < A->Ver; });
+    bool Binaries = Pkg->Kind != BuildKind::Python;
     std::vector<Version> Out;
-    Out.reserve(2 * Rs.size());
+    Out.reserve(Rs.size() + (Binaries ? llvm::count_if(Rs, [](const Release *R) {
+                                          return bool(R->Prebuilt);
+                                        })
+                                      : 0));
     for (const Release *R : Rs) {
       Out.push_back(R->Ver.withEpoch(SourceEpoch));
-      if (R->Prebuilt && Pkg->Kind != BuildKind::Python)
+      if (Binaries && R->Prebuilt)
         Out.push_back(R->Ver.withEpoch(PrebuiltEpoch));
     }
     return Out;

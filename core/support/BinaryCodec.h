@@ -23,6 +23,7 @@
 #ifndef CUDADEPS_CORE_SUPPORT_BINARYCODEC_H
 #define CUDADEPS_CORE_SUPPORT_BINARYCODEC_H
 
+#include "core/support/Boxed.h"
 #include "core/support/Deferred.h"
 #include "core/support/Diagnostic.h"
 
@@ -185,6 +186,19 @@ template <class C> void codec(C &Cd, SourcePath &X) {
 }
 
 template <class C, class T> void codec(C &Cd, std::optional<T> &X) {
+  bool Has = X.has_value();
+  codec(Cd, Has);
+  if constexpr (C::Decoding) {
+    X.reset();
+    if (Has)
+      codec(Cd, X.emplace());
+  } else if (Has) {
+    codec(Cd, *X);
+  }
+}
+
+/// Encoded as a std::optional of the same value.
+template <class C, class T> void codec(C &Cd, Boxed<T> &X) {
   bool Has = X.has_value();
   codec(Cd, Has);
   if constexpr (C::Decoding) {
