@@ -256,7 +256,8 @@ int emitHook(Context &Ctx, const ParsedOptions &Opts, Prepared &P,
     (*Doc.getAsObject())["emit"] = std::move(Emit);
     if (Locked)
       (*Doc.getAsObject())["lock"] = renderLockJson(*Locked);
-    Ctx.Out << formatv("{0:2}", Doc) << '\n';
+    printJson(Ctx.Out, Doc, R);
+    Ctx.Out << '\n';
   } else if (File.empty()) {
     // The emitted text is the result; the report goes to stderr.
     if (Text)
@@ -322,7 +323,8 @@ int runResolve(Context &Ctx, const ParsedOptions &Opts) {
     addProbeTimeouts(Doc, P->Machine);
     if (*Locked)
       (*Doc.getAsObject())["lock"] = renderLockJson(**Locked);
-    Ctx.Out << formatv("{0:2}", Doc) << '\n';
+    printJson(Ctx.Out, Doc, *R);
+    Ctx.Out << '\n';
   } else {
     renderText(*R, Ctx.Out, Ctx.Color);
     if (*Locked)

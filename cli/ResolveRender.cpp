@@ -8,6 +8,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include <map>
+
 using namespace llvm;
 
 namespace cudadeps::cli {
@@ -126,56 +128,122 @@ void renderText(const Resolution &R, raw_ostream &OS, bool Color) {
   }
 }
 
-json::Value renderJson(const Resolution &R, const Facts &F) {
-  json::Array Packages;
-  // Reserved: json::Value moves by copying when a vector grows.
-  Packages.reserve(R.Packages.size());
-  for (const PackageResolution &P : R.Packages) {
-    json::Object O;
-    O["name"] = P.Name;
-    O["requested"] = P.Requested;
-    O["version"] = P.Ver ? json::Value(P.Ver->str()) : json::Value(nullptr);
-    O["strategy"] = strategyName(P.How);
-    O["nvcc"] = P.Nvcc ? json::Value(json::Object{{"path", P.Nvcc->Path},
-                                                  {"version", P.Nvcc->Ver.str()}})
-                       : json::Value(nullptr);
-    O["compiler"] =
-        P.Compiler ? json::Value(json::Object{{"path", P.Compiler->Path},
-                                              {"family", P.Compiler->Family},
-                                              {"version", P.Compiler->Ver.str()},
-                                              {"chosen_by", P.Compiler->ChosenBy.empty()
-                                                                ? json::Value(nullptr)
-                                                                : json::Value(P.Compiler->ChosenBy)}})
-                   : json::Value(nullptr);
-    O["archs"] = json::Array(P.Archs);
-    O["archs_known"] = !P.ArchsUnknown;
-    O["prebuilt_url"] =
-        P.PrebuiltUrl ? json::Value(*P.PrebuiltUrl) : json::Value(nullptr);
-    if (P.Fallback) {
-      json::Object FB{{"name", P.Fallback->Name},
-                      {"summary", P.Fallback->Summary},
-                      {"impact", P.Fallback->Impact}};
-      json::Object Env;
-      for (const auto &[K, V] : P.Fallback->Env)
-        Env[K] = V;
-      FB["env"] = std::move(Env);
-      O["fallback"] = std::move(FB);
-    } else {
-      O["fallback"] = nullptr;
-    }
+namespace {
+
+/// A string value as llvm::json writes one (invalid UTF-8 repaired).
+void str(json::OStream &J, StringRef Key, StringRef Value) {
+  J.attribute(Key, json::Value(Value));
+}
+
+void strings(json::OStream &J, StringRef Key,
+             const std::vector<std::string> &Values) {
+  J.attributeArray(Key, [&] {
+    for (const std::string &V : Values)
+      J.value(json::Value(V));
+  });
+}
+
+void compiler(json::OStream &J, StringRef Key,
+              const std::optional<CompilerFacts> &C) {
+  J.attributeBegin(Key);
+  if (C)
+    J.object([&] {
+      if (C->ChosenBy.empty())
+        J.attribute("chosen_by", nullptr);
+      else
+        str(J, "chosen_by", C->ChosenBy);
+      str(J, "family", C->Family);
+      str(J, "path", C->Path);
+      str(J, "version", C->Ver.str());
+    });
+  else
+    J.value(nullptr);
+  J.attributeEnd();
+}
+
+/// One package's object, its keys in the order llvm::json prints an
+/// Object's (sorted): the same bytes as building the Object and printing it.
+void writePackage(json::OStream &J, const PackageResolution &P) {
+  J.object([&] {
+    strings(J, "archs", P.Archs);
+    J.attribute("archs_known", !P.ArchsUnknown);
+    strings(J, "because", P.Because);
+    compiler(J, "compiler", P.Compiler);
     std::string Explanation;
     for (size_t I = 0; I < P.Because.size(); ++I)
       Explanation += (I == 0 ? "because " : "\nand ") + P.Because[I];
-    O["explanation"] = Explanation;
-    O["because"] = json::Array(P.Because);
-    O["not_preferred"] = P.NotPreferred.empty() ? json::Value(nullptr)
-                                                : json::Value(P.NotPreferred);
-    O["not_chosen"] = json::Array(P.NotChosen);
-    O["hints"] = json::Array(P.Hints);
-    Packages.push_back(std::move(O));
-  }
+    str(J, "explanation", Explanation);
+    J.attributeBegin("fallback");
+    if (P.Fallback)
+      J.object([&] {
+        // As an Object holds them: sorted, the last of a repeated name.
+        std::map<std::string, std::string> Env;
+        for (const auto &[K, V] : P.Fallback->Env)
+          Env[K] = V;
+        J.attributeObject("env", [&] {
+          for (const auto &[K, V] : Env)
+            str(J, K, V);
+        });
+        str(J, "impact", P.Fallback->Impact);
+        str(J, "name", P.Fallback->Name);
+        str(J, "summary", P.Fallback->Summary);
+      });
+    else
+      J.value(nullptr);
+    J.attributeEnd();
+    strings(J, "hints", P.Hints);
+    str(J, "name", P.Name);
+    strings(J, "not_chosen", P.NotChosen);
+    if (P.NotPreferred.empty())
+      J.attribute("not_preferred", nullptr);
+    else
+      str(J, "not_preferred", P.NotPreferred);
+    J.attributeBegin("nvcc");
+    if (P.Nvcc)
+      J.object([&] {
+        str(J, "path", P.Nvcc->Path);
+        str(J, "version", P.Nvcc->Ver.str());
+      });
+    else
+      J.value(nullptr);
+    J.attributeEnd();
+    if (P.PrebuiltUrl)
+      str(J, "prebuilt_url", *P.PrebuiltUrl);
+    else
+      J.attribute("prebuilt_url", nullptr);
+    J.attribute("requested", P.Requested);
+    str(J, "strategy", strategyName(P.How));
+    if (P.Ver)
+      str(J, "version", P.Ver->str());
+    else
+      J.attribute("version", nullptr);
+  });
+}
+
+} // namespace
+
+void printJson(raw_ostream &OS, const json::Value &Doc, const Resolution &R) {
+  const json::Object &O = *Doc.getAsObject();
+  std::vector<StringRef> Keys = {"packages"};
+  for (const auto &KV : O)
+    Keys.push_back(KV.first);
+  llvm::sort(Keys);
+  json::OStream J(OS, 2);
+  J.object([&] {
+    for (StringRef K : Keys) {
+      if (K == "packages")
+        J.attributeArray(K, [&] {
+          for (const PackageResolution &P : R.Packages)
+            writePackage(J, P);
+        });
+      else
+        J.attribute(K, *O.get(K));
+    }
+  });
+}
+
+json::Value renderJson(const Resolution &R, const Facts &F) {
   json::Object Doc{{"status", statusName(R.Status)},
-                   {"packages", std::move(Packages)},
                    {"target_archs", json::Array(R.TargetArchs)},
                    {"target_origin", R.TargetOrigin},
                    {"warnings", json::Array(R.Warnings)},
