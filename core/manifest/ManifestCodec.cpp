@@ -64,9 +64,8 @@ std::string encodeManifest(const Manifest &M) {
   return E.take();
 }
 
-std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
-                                       llvm::StringRef File) {
-  BinaryDecoder D(Blob, File);
+static std::optional<Manifest> decodeWith(BinaryDecoder D,
+                                          llvm::StringRef File) {
   Manifest M;
   D(M);
   if (!D.ok())
@@ -75,16 +74,16 @@ std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
   return M;
 }
 
+std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
+                                       llvm::StringRef File) {
+  return decodeWith(BinaryDecoder(Blob, File), File);
+}
+
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
                        llvm::StringRef File, llvm::StringRef CacheFile) {
-  BinaryDecoder D = BinaryDecoder::deferring(std::move(Blob), File, CacheFile);
-  Manifest M;
-  D(M);
-  if (!D.ok())
-    return std::nullopt;
-  M.File = File.str();
-  return M;
+  return decodeWith(BinaryDecoder::deferring(std::move(Blob), File, CacheFile),
+                    File);
 }
 
 } // namespace cudadeps

@@ -185,7 +185,9 @@ template <class C> void codec(C &Cd, SourcePath &X) {
     Cd.bytes(X);
 }
 
-template <class C, class T> void codec(C &Cd, std::optional<T> &X) {
+/// Whether it holds a value, then the value: a std::optional, and a Boxed
+/// as the optional it stands for.
+template <class C, class Opt> void codecOptional(C &Cd, Opt &X) {
   bool Has = X.has_value();
   codec(Cd, Has);
   if constexpr (C::Decoding) {
@@ -197,17 +199,12 @@ template <class C, class T> void codec(C &Cd, std::optional<T> &X) {
   }
 }
 
-/// Encoded as a std::optional of the same value.
+template <class C, class T> void codec(C &Cd, std::optional<T> &X) {
+  codecOptional(Cd, X);
+}
+
 template <class C, class T> void codec(C &Cd, Boxed<T> &X) {
-  bool Has = X.has_value();
-  codec(Cd, Has);
-  if constexpr (C::Decoding) {
-    X.reset();
-    if (Has)
-      codec(Cd, X.emplace());
-  } else if (Has) {
-    codec(Cd, *X);
-  }
+  codecOptional(Cd, X);
 }
 
 /// A sequence: its size, then each element. Decoding fills it in place: a
