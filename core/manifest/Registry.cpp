@@ -103,7 +103,14 @@ Error Registry::index(Dir &D) {
     StringRef P = It->path();
     if (sys::path::extension(P) != ".toml")
       continue;
-    if (sys::fs::is_directory(P))
+    // The entry's type as listed (no stat per file: a large registry has
+    // thousands); a symlink or an unknown type is looked up.
+    sys::fs::file_type T = It->type();
+    if (T == sys::fs::file_type::directory_file)
+      continue;
+    if ((T == sys::fs::file_type::symlink_file ||
+         T == sys::fs::file_type::type_unknown) &&
+        sys::fs::is_directory(P))
       continue;
     Files.push_back(P.str());
   }
@@ -121,6 +128,8 @@ Error Registry::index(Dir &D) {
     OldByName[Old.Files[I].Name] = I;
   size_t ParsedHere = 0;
   std::vector<Indexed> Valid;
+  Valid.reserve(Files.size());
+  New.Files.reserve(Files.size());
   Error Errors = Error::success();
   for (const std::string &F : Files) {
     StringRef Name = sys::path::filename(F);

@@ -49,6 +49,26 @@ protected:
   llvm::SmallString<256> Root;
 };
 
+// Entries are told apart by the type the directory listing gives (no stat
+// per file); symlinks are followed: a directory, or a link to one, named
+// *.toml is not a manifest, a link to a manifest is one.
+TEST_F(RegistryTest, DirectoriesNamedTomlAreSkippedAndLinksFollowed) {
+  std::string A = dir("a"), Elsewhere = dir("elsewhere");
+  dir("a/sub.toml");
+  std::string Real = write(Elsewhere, "real.toml", pkg("linked", "1.0"));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Real, A + "/linked.toml"));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Elsewhere, A + "/dirlink.toml"));
+  write(A, "plain.toml", pkg("plain", "2.0"));
+
+  Registry R({A});
+  llvm::Expected<std::vector<const Manifest *>> All = R.all();
+  ASSERT_TRUE(bool(All)) << llvm::toString(All.takeError());
+  std::vector<std::string> Names;
+  for (const Manifest *M : *All)
+    Names.push_back(M->Pkg->Name);
+  EXPECT_THAT(Names, ElementsAre("linked", "plain"));
+}
+
 TEST_F(RegistryTest, FirstDirectoryWins) {
   std::string A = dir("a"), B = dir("b");
   write(A, "whatever.toml", pkg("causal-conv1d", "2.0"));
