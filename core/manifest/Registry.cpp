@@ -179,7 +179,8 @@ Error Registry::index(Dir &D) {
     auto [It, Inserted] = Seen.try_emplace(Valid[J].Key, J);
     if (Inserted)
       continue;
-    Expected<Manifest> M = materialize(Valid[J], BlobOf(Valid[J]), Cache.path(), Parsed);
+    Expected<Manifest> M =
+        materialize(Valid[J], BlobOf(Valid[J]), Cache.path(), Parsed);
     if (!M) {
       Errors = joinErrors(std::move(Errors), M.takeError());
       continue;
@@ -220,7 +221,8 @@ Expected<const Manifest *> Registry::load(const Dir &D, const std::string &Key,
   if (S.Loaded)
     return S.Loaded;
   Indexed I{S.File, Key, std::nullopt, 0};
-  Expected<Manifest> M = materialize(I, std::move(S.Blob), D.CacheFile, Parsed);
+  Expected<Manifest> M =
+      materialize(I, std::move(S.Blob), D.CacheFile, Parsed);
   S.Blob = std::string();
   if (!M)
     return M.takeError();

@@ -208,12 +208,15 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
       Rs.push_back(&R);
     stable_sort(
         Rs, [](const Release *A, const Release *B) { return B->Ver < A->Ver; });
+    // A release from source, and as a binary where it has one (not for a
+    // pure-Python package).
     bool Binaries = Pkg->Kind != BuildKind::Python;
+    size_t WithBinary =
+        Binaries ? llvm::count_if(
+                       Rs, [](const Release *R) { return bool(R->Prebuilt); })
+                 : 0;
     std::vector<Version> Out;
-    Out.reserve(Rs.size() + (Binaries ? llvm::count_if(Rs, [](const Release *R) {
-                                          return bool(R->Prebuilt);
-                                        })
-                                      : 0));
+    Out.reserve(Rs.size() + WithBinary);
     for (const Release *R : Rs) {
       Out.push_back(R->Ver.withEpoch(SourceEpoch));
       if (Binaries && R->Prebuilt)

@@ -79,7 +79,8 @@ TEST(ResolveJson, PackagesPrintAsTheWholeDocumentWould) {
   EXPECT_EQ(P.getBoolean("requested"), true);
   EXPECT_EQ(P.getString("version"), llvm::StringRef("1.6.1.post4"));
   EXPECT_EQ(P.getString("strategy"), llvm::StringRef("source"));
-  EXPECT_EQ(P.getString("explanation"), llvm::StringRef("because one\nand two"));
+  EXPECT_EQ(P.getString("explanation"),
+            llvm::StringRef("because one\nand two"));
   EXPECT_EQ(P.getObject("compiler")->getString("chosen_by"),
             llvm::StringRef("$NVCC_CCBIN"));
   EXPECT_EQ(P.getObject("nvcc")->getString("version"),
