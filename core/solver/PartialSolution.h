@@ -13,7 +13,10 @@
 // still hold their intersections. Each package carries a generation, a
 // stamp that is new whenever what is known of it changes and unique over the
 // life of the solution, across restart(), so callers can cache what they
-// compute from it; 0 means no assignment in this search.
+// compute from it; 0 means no assignment in this search. The packages whose
+// generation changed are listed for the solver (changed()), which keeps its
+// choice of the next package up to date from them instead of looking at
+// every open package at each decision.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_PARTIALSOLUTION_H
@@ -70,8 +73,8 @@ public:
     }
     std::fill(Generations.begin(), Generations.end(), 0);
     std::fill(Decided.begin(), Decided.end(), 0);
-    PositiveOrder.clear();
-    OpenOrder.clear();
+    std::fill(Stamps.begin(), Stamps.end(), 0);
+    clearChanged();
     DecisionCount = 0;
   }
 
@@ -81,6 +84,8 @@ public:
       States.resize(N);
       Generations.resize(N, 0);
       Decided.resize(N, 0);
+      Stamps.resize(N, 0);
+      IsChanged.resize(N, 0);
     }
   }
 
@@ -100,11 +105,23 @@ public:
   }
   bool decided(PackageId P) const { return P < Decided.size() && Decided[P]; }
 
-  /// Packages in the order they first became positive (pub's map order);
-  /// decided ones included.
-  const std::vector<PackageId> &positiveOrder() const { return PositiveOrder; }
-  /// positiveOrder() without the decided packages: the ones left to decide.
-  const std::vector<PackageId> &openOrder() const { return OpenOrder; }
+  /// Whether P is left to decide: known positively and not decided.
+  bool open(PackageId P) const {
+    return P < States.size() && States[P].InOrder && !Decided[P];
+  }
+  /// Where P stands in the order in which packages became positive (pub's
+  /// map order, which breaks ties between candidates): a package placed
+  /// later has a larger stamp. 0 when it is not positive.
+  uint64_t orderStamp(PackageId P) const { return Stamps[P]; }
+
+  /// The packages whose generation changed since clearChanged() (restart()
+  /// clears it too), each once.
+  const std::vector<PackageId> &changed() const { return Changed; }
+  void clearChanged() {
+    for (PackageId P : Changed)
+      IsChanged[P] = 0;
+    Changed.clear();
+  }
 
   /// The decisions, in the order they were made.
   std::vector<std::pair<PackageId, V>> decisions() const {
@@ -120,8 +137,6 @@ public:
     States[Package].Decision = Version;
     Decided[Package] = 1;
     ++DecisionCount;
-    if (States[Package].InOrder)
-      OpenOrder.erase(std::find(OpenOrder.begin(), OpenOrder.end(), Package));
     assign(Package, TermT::positive(VS::exactly(Version)), std::nullopt);
   }
 
@@ -150,21 +165,16 @@ public:
     }
     if (Touched.empty())
       return;
-    PositiveOrder.erase(std::remove_if(PositiveOrder.begin(),
-                                       PositiveOrder.end(),
-                                       [&](PackageId P) {
-                                         return States[P].Touched;
-                                       }),
-                        PositiveOrder.end());
-    // Each touched package re-enters the order where its remaining
-    // assignments first made it positive, as a replay of the whole list
-    // would put it.
+    // Each touched package leaves the order, and re-enters it after every
+    // untouched one, in the order in which its remaining assignments first
+    // made it positive.
     std::vector<std::pair<unsigned, PackageId>> Reenter;
     for (PackageId P : Touched) {
       PackageState &S = States[P];
       S.Touched = false;
       S.InOrder = false;
-      Generations[P] = ++Clock;
+      Stamps[P] = 0;
+      newGeneration(P);
       for (unsigned Index : S.Own) {
         if (Assignments[Index].Accumulated.isPositive()) {
           S.InOrder = true;
@@ -175,11 +185,7 @@ public:
     }
     std::sort(Reenter.begin(), Reenter.end());
     for (const auto &[Index, P] : Reenter)
-      PositiveOrder.push_back(P);
-    OpenOrder.clear();
-    for (PackageId P : PositiveOrder)
-      if (!Decided[P])
-        OpenOrder.push_back(P);
+      Stamps[P] = ++OrderClock;
   }
 
   /// The relation between what the solution knows about T's package and T.
@@ -229,12 +235,18 @@ private:
     Assignments.push_back(Assignment{Package, std::move(T), decisionLevel(),
                                      unsigned(Assignments.size()), Cause,
                                      std::move(Accumulated)});
-    Generations[Package] = ++Clock;
+    newGeneration(Package);
     if (!S.InOrder && Assignments.back().Accumulated.isPositive()) {
       S.InOrder = true;
-      PositiveOrder.push_back(Package);
-      if (!Decided[Package])
-        OpenOrder.push_back(Package);
+      Stamps[Package] = ++OrderClock;
+    }
+  }
+
+  void newGeneration(PackageId P) {
+    Generations[P] = ++Clock;
+    if (!IsChanged[P]) {
+      IsChanged[P] = 1;
+      Changed.push_back(P);
     }
   }
 
@@ -242,10 +254,13 @@ private:
   std::vector<PackageState> States;
   std::vector<uint64_t> Generations;
   std::vector<uint8_t> Decided;
-  std::vector<PackageId> PositiveOrder;
-  std::vector<PackageId> OpenOrder;
+  /// Per package: its place in the positive order (orderStamp()).
+  std::vector<uint64_t> Stamps;
+  std::vector<PackageId> Changed;
+  std::vector<uint8_t> IsChanged;
   unsigned DecisionCount = 0;
   uint64_t Clock = 0;
+  uint64_t OrderClock = 0;
 };
 
 } // namespace cudadeps::solver

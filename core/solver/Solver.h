@@ -20,6 +20,7 @@
 #ifndef CUDADEPS_CORE_SOLVER_SOLVER_H
 #define CUDADEPS_CORE_SOLVER_SOLVER_H
 
+#include "core/solver/Candidates.h"
 #include "core/solver/DependencyProvider.h"
 #include "core/solver/DerivationTree.h"
 #include "core/solver/Incompatibility.h"
@@ -114,6 +115,7 @@ public:
                               unsigned MaxDecisions) {
     assert(Solved && "query() asks about a problem that solve() solved");
     Solution.restart();
+    Open.clear();
     FailureId.reset();
     Work = {};
     Exhausted = false;
@@ -695,39 +697,29 @@ private:
   /// Picks the next package and, if possible, a version of it; returns the
   /// package to propagate from, or nothing when every package is decided.
   std::optional<PackageId> choosePackageVersion() {
-    // One pass over the open packages in the order they became positive:
-    // the first whose facts were never asked has them asked (if it has any,
-    // propagation goes first); meanwhile the package with the fewest allowed
+    // Among the open packages, in the order they became positive: each
+    // whose facts were never asked has them asked (the first that has any
+    // goes to propagation first); then the package with the fewest allowed
     // versions, so that a conflict, if there must be one, comes early (ties:
     // the one constrained first), and in a query the same among those that
-    // must leave the first solution, which go first.
-    const std::vector<PackageId> &Open = Solution.openOrder();
-    if (Open.empty())
-      return std::nullopt;
-    std::optional<PackageId> Best, BestChanging;
-    size_t BestCount = 0, ChangingCount = 0;
-    for (size_t K = 0; K < Open.size(); ++K) {
-      PackageId Pkg = Open[K];
-      if (!FactsAsked[Pkg]) {
-        FactsAsked[Pkg] = true;
-        std::vector<Fact<P, VS>> Facts = Provider.facts(Names[Pkg]);
-        if (!Facts.empty()) {
-          for (Fact<P, VS> &F : Facts)
-            addFact(std::move(F));
-          return Pkg;
-        }
-      }
-      size_t Count = allowedCount(Pkg);
-      if (!Best || Count < BestCount) {
-        Best = Pkg;
-        BestCount = Count;
-      }
-      if (Querying && (!BestChanging || Count < ChangingCount) &&
-          mustChange(Pkg)) {
-        BestChanging = Pkg;
-        ChangingCount = Count;
+    // must leave the first solution, which go first (Candidates.h).
+    Open.update(Solution, FactsAsked);
+    while (std::optional<PackageId> Unasked = Open.takeUnasked()) {
+      FactsAsked[*Unasked] = true;
+      std::vector<Fact<P, VS>> Facts = Provider.facts(Names[*Unasked]);
+      if (!Facts.empty()) {
+        for (Fact<P, VS> &F : Facts)
+          addFact(std::move(F));
+        return *Unasked;
       }
     }
+    Open.rank(
+        Solution, [&](PackageId Pkg) { return allowedCount(Pkg); },
+        [&](PackageId Pkg) { return Querying && mustChange(Pkg); });
+    std::optional<PackageId> Best = Open.best();
+    if (!Best)
+      return std::nullopt;
+    std::optional<PackageId> BestChanging = Open.bestChanging();
     if (Querying && CompletionChecks > 0 && !BestChanging) {
       --CompletionChecks;
       if (completesFirstSolution())
@@ -817,6 +809,8 @@ private:
   std::vector<std::vector<IncompId>> ByPackage;
   std::vector<bool> Queued;
   PartialSolution<V, VS> Solution;
+  /// The open packages, ordered for the next decision.
+  Candidates Open;
   std::optional<IncompId> FailureId;
   typename SolveResult<P, V, VS>::Counters Work;
   bool Querying = false;
