@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
 
+#include "core/plan/FactProvider.h"
 #include "core/version/Version.h"
 #include "core/version/VersionSet.h"
 
@@ -48,6 +49,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     fuzz::fail("a set and its complement do not cover everything", S);
   if (!(C.complement() == *PS))
     fuzz::fail("the complement of the complement differs", S);
+  // The resolver's strategies as epochs: liftTwice() writes its set
+  // without normalizing it, so it must be the normalized union.
+  if (llvm::all_of(PS->intervals(), [](const Interval &I) {
+        return (!I.Lower.Value || I.Lower.Value->epoch() == 0) &&
+               (!I.Upper.Value || I.Upper.Value->epoch() == 0);
+      })) {
+    using namespace encoding;
+    if (!(liftTwice(*PS, PrebuiltEpoch, SourceEpoch) ==
+          lift(*PS, PrebuiltEpoch).unionWith(lift(*PS, SourceEpoch))))
+      fuzz::fail("liftTwice() is not the union of both lifts", S);
+  }
   if (PV && !PV->isSentinel() && PS->contains(*PV) == C.contains(*PV))
     fuzz::fail("a version is in both or neither of a set and its complement",
                PV->str() + " / " + S);

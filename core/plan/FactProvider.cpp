@@ -39,9 +39,9 @@ static void liftInto(const VersionSet &R, uint64_t E,
   const Version &Start = StartOf(E, Other[0]), &End = StartOf(E + 1, Other[1]);
   for (const Interval &I : R.intervals()) {
     Interval &L = Out.emplace_back();
-    if (I.Lower.Value && I.Lower.Value->withEpoch(E) >= Start)
+    if (I.Lower.Value)
       L.Lower = Bound{I.Lower.Value->withEpoch(E), I.Lower.Inclusive};
-    else
+    if (!L.Lower.Value || *L.Lower.Value < Start)
       L.Lower = Bound{Start, true};
     L.Upper = I.Upper.Value
                   ? Bound{I.Upper.Value->withEpoch(E), I.Upper.Inclusive}
@@ -60,8 +60,31 @@ VersionSet liftTwice(const VersionSet &R, uint64_t A, uint64_t B) {
   std::vector<Interval> Out;
   Out.reserve(2 * R.intervals().size());
   liftInto(R, A, Out);
+  size_t Seam = Out.size();
   liftInto(R, B, Out);
-  return VersionSet::unionOf(std::move(Out));
+  if (B != A + 1)
+    return VersionSet::unionOf(std::move(Out));
+  // Adjacent epochs (the two strategies): each epoch's intervals are R's,
+  // moved whole, in R's order, with canonical bounds (R's, or an epoch's
+  // start, inclusive, and end, exclusive), and epoch A's lie below epoch
+  // B's: a set's intervals already, but that from the start of epoch 0,
+  // the least version of all, is from -infinity, and where R is unbounded
+  // at both ends, A's last (up to B's start) and B's first (from it) touch,
+  // and are one. So the set is written as it is, without sorting and
+  // merging.
+  if (Seam > 0) {
+    Bound &First = Out.front().Lower;
+    if (First.Value && First.Inclusive && First.Value->isMinimum())
+      First = Bound{};
+  }
+  if (Seam > 0 && Seam < Out.size() && Out[Seam - 1].Upper.Value &&
+      !Out[Seam - 1].Upper.Inclusive && Out[Seam].Lower.Value &&
+      Out[Seam].Lower.Inclusive &&
+      *Out[Seam - 1].Upper.Value == *Out[Seam].Lower.Value) {
+    Out[Seam - 1].Upper = std::move(Out[Seam].Upper);
+    Out.erase(Out.begin() + Seam);
+  }
+  return VersionSet::ofSetIntervals(std::move(Out));
 }
 
 /// The part of S in epoch E, moved back to epoch 0.

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 using namespace cudadeps;
@@ -209,6 +210,14 @@ void VersionSet::normalize() {
     return;
   }
   Intervals = fromCuts(toCuts(Intervals));
+}
+
+VersionSet VersionSet::ofSetIntervals(std::vector<Interval> Is) {
+  VersionSet S;
+  S.Intervals = std::move(Is);
+  assert(S == VersionSet(std::vector<Interval>(S.Intervals)) &&
+         "intervals that are not a set's");
+  return S;
 }
 
 VersionSet VersionSet::any() { return VersionSet({Interval{}}); }

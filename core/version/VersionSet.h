@@ -90,6 +90,12 @@ public:
   static VersionSet unionOf(std::vector<Interval> Is) {
     return VersionSet(std::move(Is));
   }
+  /// A set of intervals that are a set's already, as intervals() returns
+  /// them (sorted, none empty, none touching, bounds canonical: what
+  /// unionOf() would leave as is), taken without normalizing; for callers
+  /// that build them so, e.g. by moving a set's intervals whole. Builds with
+  /// assertions check it.
+  static VersionSet ofSetIntervals(std::vector<Interval> Is);
 
   /// Parses a comma-joined PEP 440 specifier list ("" or "*" = any);
   /// alternatives may be joined with "||" (union), as str() writes them.

@@ -75,11 +75,16 @@ TEST(Encoding, LiftTwiceIsTheUnionOfBothLifts) {
     EXPECT_EQ(liftTwice(R, PrebuiltEpoch, SourceEpoch),
               lift(R, PrebuiltEpoch).unionWith(lift(R, SourceEpoch)))
         << S;
+    // Epochs that are not adjacent take the general way.
+    EXPECT_EQ(liftTwice(R, 0, 2), lift(R, 0).unionWith(lift(R, 2))) << S;
+    EXPECT_EQ(liftTwice(R, 1, 2), lift(R, 1).unionWith(lift(R, 2))) << S;
   }
 }
 
 TEST(Encoding, LiftOfTheEmptySetIsEmpty) {
   EXPECT_TRUE(lift(VersionSet::empty(), 1).isEmpty());
+  EXPECT_TRUE(liftTwice(VersionSet::empty(), 0, 1).isEmpty());
+  EXPECT_TRUE(liftTwice(VersionSet::empty(), 0, 2).isEmpty());
 }
 
 } // namespace
