@@ -726,11 +726,11 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
 // A field added to one of these rows must be added to its list below (and
 // LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(ToolkitRow) == 336 && sizeof(DriverFloorRow) == 192 &&
-                  sizeof(TorchRow) == 392 && sizeof(ProvisionRow) == 224 &&
+static_assert(sizeof(ToolkitRow) == 344 && sizeof(DriverFloorRow) == 200 &&
+                  sizeof(TorchRow) == 408 && sizeof(ProvisionRow) == 232 &&
                   sizeof(NoProvisionRow) == 88 &&
-                  sizeof(TorchCompilerBound) == 368 &&
-                  sizeof(TorchHostCompilerRow) == 208,
+                  sizeof(TorchCompilerBound) == 392 &&
+                  sizeof(TorchHostCompilerRow) == 216,
               "a knowledge-base row changed: update its field list here");
 #endif
 

@@ -167,6 +167,25 @@ public:
 Version::Version(llvm::ArrayRef<uint64_t> R) : Release(R.begin(), R.end()) {
   if (Release.empty())
     Release.push_back(0);
+  rekey();
+}
+
+void Version::rekey() {
+  Key = 0;
+  if (Epoch >= (uint64_t(1) << 7))
+    return;
+  uint64_t S[3] = {0, 0, 0};
+  for (size_t I = 0; I < Release.size(); ++I) {
+    if (I >= 3) {
+      if (Release[I] != 0)
+        return;
+    } else if (Release[I] >= (uint64_t(1) << 16)) {
+      return;
+    } else {
+      S[I] = Release[I];
+    }
+  }
+  Key = 1 | Epoch << 57 | S[0] << 41 | S[1] << 25 | S[2] << 9;
 }
 
 llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
@@ -316,6 +335,7 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
         "invalid version " + quote(Input) + ": its canonical form has " +
             llvm::Twine(N) + " characters, at most " +
             llvm::Twine(MaxVersionLength) + " are allowed");
+  V.rekey();
   return V;
 }
 
@@ -333,6 +353,7 @@ Version Version::truncated(size_t N) const {
     R[I] = Release[I];
   Version V(R);
   V.Epoch = Epoch;
+  V.rekey();
   return V;
 }
 
@@ -356,6 +377,7 @@ Version Version::bumped(size_t I) const {
     V.Release.resize(Pos);
     ++V.Release[Pos - 1];
   }
+  V.rekey();
   V.setDev(0);
   return V;
 }
@@ -363,6 +385,7 @@ Version Version::bumped(size_t I) const {
 Version Version::lowestOfRelease() const {
   Version V(Release);
   V.Epoch = Epoch;
+  V.rekey();
   V.setDev(0);
   return V;
 }
@@ -464,12 +487,7 @@ std::string Version::str() const {
   return Out;
 }
 
-std::strong_ordering Version::operator<=>(const Version &O) const {
-  auto Order = [](int C) {
-    return C < 0 ? std::strong_ordering::less
-                 : (C > 0 ? std::strong_ordering::greater
-                          : std::strong_ordering::equal);
-  };
+std::strong_ordering Version::compareParts(const Version &O) const {
   if (Epoch != O.Epoch)
     return Epoch <=> O.Epoch;
   // Segment by segment; the longer release goes on against zeros.
@@ -486,7 +504,15 @@ std::strong_ordering Version::operator<=>(const Version &O) const {
   // Two plain releases (the common case) are equal here.
   if (isPlain() && O.isPlain())
     return std::strong_ordering::equal;
+  return compareAfterRelease(O);
+}
 
+std::strong_ordering Version::compareAfterRelease(const Version &O) const {
+  auto Order = [](int C) {
+    return C < 0 ? std::strong_ordering::less
+                 : (C > 0 ? std::strong_ordering::greater
+                          : std::strong_ordering::equal);
+  };
   auto PreKey = [](const Version &V) {
     if (V.MinOfRelease)
       return KeyPart{-1};

@@ -190,6 +190,48 @@ TEST(VersionOrder, TrailingZerosAndEquivalentSpellings) {
   EXPECT_LT(v("18446744073709551614"), v("18446744073709551615"));
 }
 
+// Versions whose epoch and release fit the packed key compare by it; the
+// rest part by part. Each pair straddles a limit of the key (epoch 127,
+// segments 65535, three segments), in both directions, and every list is
+// sorted whichever way each of its pairs is compared.
+TEST(VersionOrder, PackedAndUnpackedVersionsOrderAlike) {
+  const char *const Ascending[] = {
+      "0.dev0",      "0",          "0.0.1",       "1",
+      "1.0.0.0.1",   "1.0.1",      "1.2.65535",   "1.2.65535.1",
+      "1.2.65536",   "1.65535",    "1.65536",     "65535",
+      "65535.0.0.1", "65536",      "70000.1",     "1!0",
+      "1!1.2.3",     "127!0",      "127!65535.65535.65535",
+      "127!65535.65535.65535.1",   "128!0",       "128!1",
+      "1000!2.0",    "18446744073709551615!1"};
+  std::vector<Version> Vs;
+  for (const char *T : Ascending)
+    Vs.push_back(v(T));
+  for (size_t I = 0; I < Vs.size(); ++I)
+    for (size_t J = 0; J < Vs.size(); ++J) {
+      EXPECT_EQ(Vs[I] <=> Vs[J], I <=> J) << Ascending[I] << " " << Ascending[J];
+      // A version as withEpoch() rebuilds it orders alike.
+      EXPECT_EQ(Vs[I].withEpoch(Vs[I].epoch()) <=> Vs[J], I <=> J);
+    }
+  // Equal keys leave the rest to the parts.
+  EXPECT_LT(v("1.2rc1"), v("1.2"));
+  EXPECT_LT(v("1.2"), v("1.2.post1"));
+  EXPECT_LT(v("1.2.dev3"), v("1.2a1"));
+  EXPECT_EQ(v("1.2"), v("1.2.0"));
+  EXPECT_LT(v("1.2"), v("1.2+local"));
+  EXPECT_LT(v("3!1.2rc1"), v("3!1.2"));
+  EXPECT_LT(v("300!1.2rc1"), v("300!1.2"));
+  // Versions made from others carry their own key.
+  EXPECT_EQ(v("1.2.3").truncated(2), v("1.2"));
+  EXPECT_LT(v("1.2.3").truncated(2), v("1.2.3"));
+  EXPECT_GT(v("1.65535.3").bumped(1), v("1.65535.99"));
+  EXPECT_GT(v("1.65535").bumped(1), v("1.65535.70000"));
+  EXPECT_EQ(v("1.2").withEpoch(200), v("200!1.2"));
+  EXPECT_GT(v("1.2").withEpoch(200), v("127!1.2"));
+  EXPECT_EQ(Version({1, 2, 0, 0}), v("1.2"));
+  EXPECT_LT(Version(), v("0.0.1"));
+  EXPECT_EQ(Version(), v("0"));
+}
+
 TEST(VersionHelpers, SentinelsSortWhereSpecifiersNeedThem) {
   Version V = v("2.11");
   Version AfterLocals = V.afterAllLocals();
