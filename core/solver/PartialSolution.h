@@ -137,7 +137,15 @@ public:
     States[Package].Decision = Version;
     Decided[Package] = 1;
     ++DecisionCount;
-    assign(Package, TermT::positive(VS::exactly(Version)), std::nullopt);
+    // The solver decides only on a version that what is known of the
+    // package allows: what is known is then the decision, no intersection.
+    assert((!known(Package) ||
+            known(Package)->set().contains(Version) ==
+                known(Package)->isPositive()) &&
+           "a decision that the partial solution does not allow");
+    TermT T = TermT::positive(VS::exactly(Version));
+    TermT Accumulated = T;
+    push(Package, std::move(T), std::nullopt, std::move(Accumulated));
   }
 
   void derive(PackageId Package, TermT T, IncompId Cause) {
@@ -226,11 +234,16 @@ public:
 
 private:
   void assign(PackageId Package, TermT T, std::optional<IncompId> Cause) {
-    PackageState &S = States[Package];
     const TermT *Known = known(Package);
     TermT Accumulated = !Known                ? T
                         : Known->isPositive() ? Known->intersect(T)
                                               : T.intersect(*Known);
+    push(Package, std::move(T), Cause, std::move(Accumulated));
+  }
+
+  void push(PackageId Package, TermT T, std::optional<IncompId> Cause,
+            TermT Accumulated) {
+    PackageState &S = States[Package];
     S.Own.push_back(unsigned(Assignments.size()));
     Assignments.push_back(Assignment{Package, std::move(T), decisionLevel(),
                                      unsigned(Assignments.size()), Cause,
