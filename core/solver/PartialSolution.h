@@ -43,13 +43,16 @@ public:
 
   struct Assignment {
     PackageId Package;
-    TermT T;
     unsigned Level;
     unsigned Index;
     /// The incompatibility it was derived from; empty for a decision.
     std::optional<IncompId> Cause;
-    /// The intersection of T and the package's earlier assignments.
+    /// The intersection of term() and the package's earlier assignments.
     TermT Accumulated;
+    /// The term assigned, where it differs from Accumulated (a package's
+    /// first assignment and a decision are their own intersection).
+    std::optional<TermT> Assigned;
+    const TermT &term() const { return Assigned ? *Assigned : Accumulated; }
     bool isDecision() const { return !Cause.has_value(); }
   };
 
@@ -143,9 +146,8 @@ public:
             known(Package)->set().contains(Version) ==
                 known(Package)->isPositive()) &&
            "a decision that the partial solution does not allow");
-    TermT T = TermT::positive(VS::exactly(Version));
-    TermT Accumulated = T;
-    push(Package, std::move(T), std::nullopt, std::move(Accumulated));
+    push(Package, std::nullopt, std::nullopt,
+         TermT::positive(VS::exactly(Version)));
   }
 
   void derive(PackageId Package, TermT T, IncompId Cause) {
@@ -235,19 +237,23 @@ public:
 private:
   void assign(PackageId Package, TermT T, std::optional<IncompId> Cause) {
     const TermT *Known = known(Package);
-    TermT Accumulated = !Known                ? T
-                        : Known->isPositive() ? Known->intersect(T)
-                                              : T.intersect(*Known);
+    if (!Known) {
+      push(Package, std::nullopt, Cause, std::move(T));
+      return;
+    }
+    TermT Accumulated =
+        Known->isPositive() ? Known->intersect(T) : T.intersect(*Known);
     push(Package, std::move(T), Cause, std::move(Accumulated));
   }
 
-  void push(PackageId Package, TermT T, std::optional<IncompId> Cause,
-            TermT Accumulated) {
+  /// Appends an assignment (Assigned: its term where not Accumulated).
+  void push(PackageId Package, std::optional<TermT> Assigned,
+            std::optional<IncompId> Cause, TermT Accumulated) {
     PackageState &S = States[Package];
     S.Own.push_back(unsigned(Assignments.size()));
-    Assignments.push_back(Assignment{Package, std::move(T), decisionLevel(),
+    Assignments.push_back(Assignment{Package, decisionLevel(),
                                      unsigned(Assignments.size()), Cause,
-                                     std::move(Accumulated)});
+                                     std::move(Accumulated), std::move(Assigned)});
     newGeneration(Package);
     if (!S.InOrder && Assignments.back().Accumulated.isPositive()) {
       S.InOrder = true;

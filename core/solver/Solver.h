@@ -412,7 +412,7 @@ private:
         if (MostRecentTerm == K) {
           // The satisfier may satisfy the term only together with earlier
           // assignments (the "partial satisfier" case).
-          TermT D = MostRecent->T.difference(E.second);
+          TermT D = MostRecent->term().difference(E.second);
           if (D.set().isEmpty()) {
             Difference.reset();
           } else {
