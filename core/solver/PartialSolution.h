@@ -47,12 +47,10 @@ public:
     unsigned Index;
     /// The incompatibility it was derived from; empty for a decision.
     std::optional<IncompId> Cause;
-    /// The intersection of term() and the package's earlier assignments.
+    /// The intersection of the term assigned and the package's earlier
+    /// assignments. The term itself is not kept: a decision's is this, a
+    /// derivation's the inverse of its package's term in Cause.
     TermT Accumulated;
-    /// The term assigned, where it differs from Accumulated (a package's
-    /// first assignment and a decision are their own intersection).
-    std::optional<TermT> Assigned;
-    const TermT &term() const { return Assigned ? *Assigned : Accumulated; }
     bool isDecision() const { return !Cause.has_value(); }
   };
 
@@ -146,13 +144,15 @@ public:
             known(Package)->set().contains(Version) ==
                 known(Package)->isPositive()) &&
            "a decision that the partial solution does not allow");
-    push(Package, std::nullopt, std::nullopt,
-         TermT::positive(VS::exactly(Version)));
+    push(Package, std::nullopt, TermT::positive(VS::exactly(Version)));
   }
 
-  void derive(PackageId Package, TermT T, IncompId Cause) {
+  /// Assigns the inverse of Of, Package's term in the incompatibility
+  /// Cause (which that one and the solution so far imply).
+  void deriveInverse(PackageId Package, const TermT &Of, IncompId Cause) {
     ensure(Package + 1);
-    assign(Package, std::move(T), Cause);
+    const TermT *Known = known(Package);
+    push(Package, Cause, Known ? Known->difference(Of) : Of.inverse());
   }
 
   /// Removes every assignment made above decision level Level.
@@ -235,25 +235,14 @@ public:
   }
 
 private:
-  void assign(PackageId Package, TermT T, std::optional<IncompId> Cause) {
-    const TermT *Known = known(Package);
-    if (!Known) {
-      push(Package, std::nullopt, Cause, std::move(T));
-      return;
-    }
-    TermT Accumulated =
-        Known->isPositive() ? Known->intersect(T) : T.intersect(*Known);
-    push(Package, std::move(T), Cause, std::move(Accumulated));
-  }
-
-  /// Appends an assignment (Assigned: its term where not Accumulated).
-  void push(PackageId Package, std::optional<TermT> Assigned,
-            std::optional<IncompId> Cause, TermT Accumulated) {
+  /// Appends an assignment, given what is known of its package with it.
+  void push(PackageId Package, std::optional<IncompId> Cause,
+            TermT Accumulated) {
     PackageState &S = States[Package];
     S.Own.push_back(unsigned(Assignments.size()));
     Assignments.push_back(Assignment{Package, decisionLevel(),
                                      unsigned(Assignments.size()), Cause,
-                                     std::move(Accumulated), std::move(Assigned)});
+                                     std::move(Accumulated)});
     newGeneration(Package);
     if (!S.InOrder && Assignments.back().Accumulated.isPositive()) {
       S.InOrder = true;

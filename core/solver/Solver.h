@@ -319,7 +319,7 @@ private:
     if (Unsatisfied == SIZE_MAX)
       return Outcome::Conflict;
     DerivedPackage = Pkgs[Unsatisfied];
-    Solution.derive(DerivedPackage, I.Terms[Unsatisfied].second.inverse(), Id);
+    Solution.deriveInverse(DerivedPackage, I.Terms[Unsatisfied].second, Id);
     return Outcome::Derived;
   }
 
@@ -412,7 +412,7 @@ private:
         if (MostRecentTerm == K) {
           // The satisfier may satisfy the term only together with earlier
           // assignments (the "partial satisfier" case).
-          TermT D = MostRecent->term().difference(E.second);
+          TermT D = assignedTerm(*MostRecent).difference(E.second);
           if (D.set().isEmpty()) {
             Difference.reset();
           } else {
@@ -454,6 +454,17 @@ private:
     }
     FailureId = Current;
     return std::nullopt;
+  }
+
+  /// The term an assignment assigned: a decision's is what it made known,
+  /// a derivation's the inverse of its package's term in its cause.
+  TermT assignedTerm(const typename PartialSolution<V, VS>::Assignment &A) {
+    if (A.isDecision())
+      return A.Accumulated;
+    const auto &Pkgs = Meta[*A.Cause].Packages;
+    size_t K = std::find(Pkgs.begin(), Pkgs.end(), A.Package) - Pkgs.begin();
+    assert(K < Pkgs.size() && "a derivation's package is in its cause");
+    return Store[*A.Cause].Terms[K].second.inverse();
   }
 
   static size_t ascendingIndex(const PackageInfo &I, const V &Version) {

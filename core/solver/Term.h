@@ -46,8 +46,15 @@ public:
     return negative(Set.unionWith(O.Set));
   }
 
-  /// The versions allowed by this term and not by O.
-  Term difference(const Term &O) const { return intersect(O.inverse()); }
+  /// The versions allowed by this term and not by O: intersect(O.inverse()),
+  /// without copying O's set.
+  Term difference(const Term &O) const {
+    if (Positive)
+      return positive(O.Positive ? Set.minus(O.Set) : Set.intersect(O.Set));
+    if (!O.Positive)
+      return positive(O.Set.minus(Set));
+    return negative(Set.unionWith(O.Set));
+  }
 
   /// The relation of this term (read as what is known) to O, following
   /// dart-lang/pub's Term.relation.
