@@ -861,7 +861,8 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
           Want = Want.intersect(
               FullProv->mapRequirement(Name, Req->second.Range).second);
         PackageSolveResult Why =
-            Full.Solver->query(Name, Want, WhyNotDecisions);
+            Full.Solver->query(Name, Want, WhyNotDecisions,
+                               /*WithSolution=*/false);
         if (Why.Failure) {
           ExplainResult(Why, *FullProv, PR);
           PR.NotPreferred = Name + " " + Newest->VersionText +

@@ -111,8 +111,10 @@ public:
   /// is checked, so this is a proof, not a guess. Incompatibilities derived
   /// from Set itself are dropped afterwards: queries do not affect one
   /// another.
+  /// Without \p WithSolution a solved query's Solution is left empty (for
+  /// callers that ask only whether, and why not).
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
-                              unsigned MaxDecisions) {
+                              unsigned MaxDecisions, bool WithSolution = true) {
     assert(Solved && "query() asks about a problem that solve() solved");
     Solution.restart();
     Open.clear();
@@ -132,7 +134,7 @@ public:
     Querying = true;
     run();
     Querying = false;
-    SolveResult<P, V, VS> Result = result();
+    SolveResult<P, V, VS> Result = result(WithSolution);
     // Forget what rests on the pin: only this query's incompatibilities
     // can, and only their packages' lists hold them.
     for (IncompId Id = PinId; Id < Store.size(); ++Id) {
@@ -188,7 +190,7 @@ private:
     }
   }
 
-  SolveResult<P, V, VS> result() const {
+  SolveResult<P, V, VS> result(bool WithSolution = true) const {
     SolveResult<P, V, VS> Result;
     Result.IncompatibilityCount = Store.size();
     Result.Work = Work;
@@ -196,6 +198,8 @@ private:
       Result.Failure = DerivationTree<P, VS>::build(Store, *FailureId, Root);
     } else if (Exhausted) {
       Result.Undecided = true;
+    } else if (!WithSolution) {
+      Result.Solution.emplace();
     } else if (!Completed.empty()) {
       std::map<P, V> Out;
       for (auto &[Pkg, Version] : Completed)
@@ -757,10 +761,18 @@ private:
       Version = &*First;
       Index = ascendingIndex(I, *Version);
     }
-    for (size_t K = 0; K < I.Preferred.size() && !Version; ++K) {
-      if (Allowed.contains(I.Preferred[K])) {
-        Version = &I.Preferred[K];
-        Index = I.AscendingIndex[K];
+    if (!Version) {
+      // The first preferred version in a run of allowed ones (the runs
+      // found by bisection, as allowedCount() finds them).
+      auto Runs = Allowed.rangesIn(I.Ascending);
+      for (size_t K = 0; K < I.Preferred.size() && !Version; ++K) {
+        size_t A = I.AscendingIndex[K];
+        for (auto [From, To] : Runs)
+          if (From <= A && A < To) {
+            Version = &I.Preferred[K];
+            Index = A;
+            break;
+          }
       }
     }
     if (!Version) {

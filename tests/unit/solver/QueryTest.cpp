@@ -103,6 +103,13 @@ TEST(SolverQuery, QueriesDoNotAffectOneAnother) {
   ASSERT_TRUE(B.solved());
   EXPECT_EQ(B.Solution->at("a").str(), "1.0.0");
   EXPECT_TRUE(S.query("e", VersionSet::exactly(ver("2.0.0")), 12).Failure);
+  // Asked only whether: solved without the versions, failed with the reason.
+  PackageSolveResult Whether =
+      S.query("b", VersionSet::exactly(ver("2.0.0")), 12, false);
+  ASSERT_TRUE(Whether.solved());
+  EXPECT_TRUE(Whether.Solution->empty());
+  EXPECT_TRUE(
+      S.query("e", VersionSet::exactly(ver("2.0.0")), 12, false).Failure);
   // A set that the first solution is in is solved at once.
   EXPECT_TRUE(S.query("c", VersionSet::atLeast(ver("2.0.0")), 12).solved());
 }
