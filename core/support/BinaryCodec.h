@@ -284,7 +284,8 @@ void codec(C &Cd, std::map<K, V, L> &X) {
 template <class C, class T> void codec(C &Cd, Deferred<T> &X) {
   if constexpr (C::Decoding) {
     llvm::StringRef Bytes = Cd.bytes();
-    if (Cd.owner()) {
+    // One byte (an empty map, most often) costs less to decode than to keep.
+    if (Cd.owner() && Bytes.size() > 1) {
       X.defer({Cd.owner(), Bytes, Cd.file(), Cd.cacheFile(),
                [](const typename Deferred<T>::Encoded &E, T &Out) {
                  BinaryDecoder Inner(E.Bytes, E.File);

@@ -172,20 +172,15 @@ Version::Version(llvm::ArrayRef<uint64_t> R) : Release(R.begin(), R.end()) {
 
 void Version::rekey() {
   Key = 0;
-  if (Epoch >= (uint64_t(1) << 7))
-    return;
-  uint64_t S[3] = {0, 0, 0};
-  for (size_t I = 0; I < Release.size(); ++I) {
-    if (I >= 3) {
-      if (Release[I] != 0)
-        return;
-    } else if (Release[I] >= (uint64_t(1) << 16)) {
+  size_t N = Release.size();
+  for (size_t I = 3; I < N; ++I)
+    if (Release[I] != 0)
       return;
-    } else {
-      S[I] = Release[I];
-    }
-  }
-  Key = 1 | Epoch << 57 | S[0] << 41 | S[1] << 25 | S[2] << 9;
+  uint64_t S0 = N > 0 ? Release[0] : 0, S1 = N > 1 ? Release[1] : 0,
+           S2 = N > 2 ? Release[2] : 0;
+  if (Epoch >= (uint64_t(1) << 7) || (S0 | S1 | S2) >= (uint64_t(1) << 16))
+    return;
+  Key = 1 | Epoch << 57 | S0 << 41 | S1 << 25 | S2 << 9;
 }
 
 llvm::Expected<Version> Version::parse(llvm::StringRef Input) {

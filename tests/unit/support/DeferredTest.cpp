@@ -57,6 +57,14 @@ TEST(Deferred, ADeferringDecoderKeepsTheBytesUntilTheFirstRead) {
   EXPECT_EQ(Now.Value.get(), H.Value.get());
 }
 
+TEST(Deferred, OneByteIsDecodedAtOnce) {
+  // An empty value (one byte) costs less to decode than to keep.
+  Holder H = decodeDeferring(encoded({}));
+  EXPECT_FALSE(H.Value.isEncoded());
+  EXPECT_TRUE(H.Value.get().empty());
+  EXPECT_EQ(H.After, 7u);
+}
+
 TEST(Deferred, CopiesMovesAndEncodingSeeTheValue) {
   std::shared_ptr<const std::string> Bytes = encoded({"x", "y"});
   Holder H = decodeDeferring(Bytes);
