@@ -400,7 +400,8 @@ Expected<FetchRequest> fetchRequestFor(const Package &Pkg,
   R.VersionText = Rel->VersionText;
   R.Url = *Pkg.Git;
   R.Tag = {*Tag, TagTmpl.Loc};
-  R.Commit = Rel->Commit;
+  if (Rel->Commit)
+    R.Commit = *Rel->Commit;
   R.Submodules = Pkg.Build.Submodules;
   return R;
 }

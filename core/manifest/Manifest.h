@@ -138,11 +138,12 @@ struct Release {
   Version Ver;
   std::string VersionText;           // as written: "1.6.1.post4"
   SourceLocation Loc;                // the `version` value
-  std::optional<Located> Tag;        // overrides the package's tag template
-  std::optional<Located> Commit;     // pins the commit the tag must resolve to
+  // The three below are absent from most releases: boxed, a pointer each.
+  Boxed<Located> Tag;    // overrides the package's tag template
+  Boxed<Located> Commit; // pins the commit the tag must resolve to
   /// Where its values were read: the files and the tag or build
   /// ("setup.py and publish.yaml at v1.6.1.post4"). lint warns without it.
-  std::optional<Located> Source;
+  Boxed<Located> Source;
   /// Overrides [requires] key by key. From the load cache it stays encoded
   /// until first read (a solve reads a few releases of each package).
   Deferred<RequirementMap> Requires;

@@ -10,7 +10,7 @@ namespace cudadeps {
 static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 144 &&
                   sizeof(Arch) == 120 && sizeof(MatrixDims) == 136 &&
                   sizeof(MatrixExclude) == 152 &&
-                  sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 464 &&
+                  sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 320 &&
                   sizeof(BuildSpec) == 136 && sizeof(Fallback) == 208 &&
                   sizeof(Package) == 560 && sizeof(Project) == 160 &&
                   sizeof(Manifest) == 824 && sizeof(Diagnostic) == 120 &&
