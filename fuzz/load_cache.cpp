@@ -23,11 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   (void)Cache.deserialize(In);
 
   LoadCacheContents Wrapped;
-  Wrapped.Files.push_back({"f.toml", FileIdentity{}, "f", In.str()});
+  Wrapped.Files.push_back({"f.toml", FileIdentity{}, "f", SharedBytes(In.str())});
   std::optional<LoadCacheContents> Back =
       Cache.deserialize(Cache.serialize(Wrapped));
   if (Cache.enabled() &&
-      (!Back || Back->Files.size() != 1 || Back->Files[0].Blob != In))
+      (!Back || Back->Files.size() != 1 || Back->Files[0].Blob.Bytes != In))
     fuzz::fail("a cache file does not read back as written", "");
 
   std::optional<Manifest> M = decodeManifest(In, "f.toml");

@@ -810,7 +810,7 @@ Expected<KnowledgeBase> KnowledgeBase::loadDirectory(StringRef Dir,
       Now.Files.clear();
       break;
     }
-    Now.Files.push_back({sys::path::filename(Path).str(), *Id, "", ""});
+    Now.Files.push_back({sys::path::filename(Path).str(), *Id, "", {}});
   }
   if (!Now.Files.empty()) {
     LoadCacheContents Old = Cache.read();

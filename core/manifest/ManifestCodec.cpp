@@ -82,8 +82,16 @@ std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
                        llvm::StringRef File, llvm::StringRef CacheFile) {
-  return decodeWith(BinaryDecoder::deferring(std::move(Blob), File, CacheFile),
-                    File);
+  llvm::StringRef Bytes = *Blob;
+  return decodeManifestDeferred(std::move(Blob), Bytes, File, CacheFile);
+}
+
+std::optional<Manifest>
+decodeManifestDeferred(std::shared_ptr<const std::string> Owner,
+                       llvm::StringRef Blob, llvm::StringRef File,
+                       llvm::StringRef CacheFile) {
+  return decodeWith(
+      BinaryDecoder::deferring(std::move(Owner), Blob, File, CacheFile), File);
 }
 
 } // namespace cudadeps

@@ -35,6 +35,11 @@ std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
                        llvm::StringRef File, llvm::StringRef CacheFile);
+/// The same for the part \p Blob of *Owner (which it keeps alive).
+std::optional<Manifest>
+decodeManifestDeferred(std::shared_ptr<const std::string> Owner,
+                       llvm::StringRef Blob, llvm::StringRef File,
+                       llvm::StringRef CacheFile);
 
 } // namespace cudadeps
 

@@ -60,13 +60,12 @@ struct Indexed {
 /// \p I parsed now, or decoded from \p Blob (its releases' requirements
 /// when first read); parsed again from its file if the blob does not decode
 /// (counted in \p Parsed).
-Expected<Manifest> materialize(Indexed &I, std::string Blob,
+Expected<Manifest> materialize(Indexed &I, SharedBytes Blob,
                                StringRef CacheFile, size_t &Parsed) {
   if (I.Parsed)
     return std::move(*I.Parsed);
   if (std::optional<Manifest> M = decodeManifestDeferred(
-          std::make_shared<const std::string>(std::move(Blob)), I.File,
-          CacheFile))
+          std::move(Blob.Owner), Blob.Bytes, I.File, CacheFile))
     return std::move(*M);
   spdlog::debug("registry {}: cached form does not decode; parsed again",
                 I.File);
@@ -161,7 +160,8 @@ Error Registry::index(Dir &D) {
     Indexed I{F, M->Pkg->canonicalName(), std::nullopt, ~size_t(0)};
     if (Id) {
       I.Entry = New.Files.size();
-      New.Files.push_back({Name.str(), *Id, I.Key, encodeManifest(*M)});
+      New.Files.push_back(
+          {Name.str(), *Id, I.Key, SharedBytes(encodeManifest(*M))});
     }
     I.Parsed = std::move(*M);
     Valid.push_back(std::move(I));
@@ -169,8 +169,8 @@ Error Registry::index(Dir &D) {
   Parsed += ParsedHere;
   if (ParsedHere || New.Files.size() != Old.Files.size())
     Cache.write(New);
-  auto BlobOf = [&](const Indexed &I) -> std::string & {
-    static std::string None;
+  auto BlobOf = [&](const Indexed &I) -> SharedBytes & {
+    static SharedBytes None;
     return I.Entry < New.Files.size() ? New.Files[I.Entry].Blob : None;
   };
 
@@ -223,7 +223,7 @@ Expected<const Manifest *> Registry::load(const Dir &D, const std::string &Key,
   Indexed I{S.File, Key, std::nullopt, 0};
   Expected<Manifest> M =
       materialize(I, std::move(S.Blob), D.CacheFile, Parsed);
-  S.Blob = std::string();
+  S.Blob = SharedBytes();
   if (!M)
     return M.takeError();
   Storage.push_back(std::move(*M));

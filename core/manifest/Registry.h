@@ -24,6 +24,7 @@
 #define CUDADEPS_CORE_MANIFEST_REGISTRY_H
 
 #include "core/manifest/Manifest.h"
+#include "core/support/SharedBytes.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -82,7 +83,7 @@ private:
   /// of the load cache.
   struct Slot {
     std::string File;
-    std::string Blob;
+    SharedBytes Blob;
     const Manifest *Loaded = nullptr;
   };
   struct Dir {

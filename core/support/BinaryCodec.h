@@ -25,6 +25,7 @@
 
 #include "core/support/Boxed.h"
 #include "core/support/Deferred.h"
+#include "core/support/SharedBytes.h"
 #include "core/support/Diagnostic.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -80,7 +81,14 @@ public:
   /// so): a Deferred value keeps its bytes, unread, for its first read.
   static BinaryDecoder deferring(std::shared_ptr<const std::string> Owner,
                                  SourcePath File, SourcePath CacheFile) {
-    BinaryDecoder D(*Owner, File);
+    llvm::StringRef In = *Owner;
+    return deferring(std::move(Owner), In, File, CacheFile);
+  }
+  /// The same for the part \p In of *Owner.
+  static BinaryDecoder deferring(std::shared_ptr<const std::string> Owner,
+                                 llvm::StringRef In, SourcePath File,
+                                 SourcePath CacheFile) {
+    BinaryDecoder D(In, File);
     D.Owner = std::move(Owner);
     D.CacheFile = CacheFile;
     return D;
@@ -176,6 +184,15 @@ template <class C> void codec(C &Cd, std::string &X) {
     X = Cd.bytes().str();
   else
     Cd.bytes(X);
+}
+
+template <class C> void codec(C &Cd, SharedBytes &X) {
+  if constexpr (C::Decoding) {
+    llvm::StringRef B = Cd.bytes();
+    X = Cd.owner() ? SharedBytes(Cd.owner(), B) : SharedBytes(B.str());
+  } else {
+    Cd.bytes(X.Bytes);
+  }
 }
 
 template <class C> void codec(C &Cd, SourcePath &X) {

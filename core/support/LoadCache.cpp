@@ -94,6 +94,12 @@ std::string LoadCache::serialize(const LoadCacheContents &C) const {
 
 std::optional<LoadCacheContents>
 LoadCache::deserialize(StringRef Bytes) const {
+  return deserialize(std::make_shared<const std::string>(Bytes.str()));
+}
+
+std::optional<LoadCacheContents>
+LoadCache::deserialize(std::shared_ptr<const std::string> Shared) const {
+  StringRef Bytes = *Shared;
   if (Bytes.size() < Magic.size() + 8 || !Bytes.startswith(Magic))
     return std::nullopt;
   StringRef Body = Bytes.drop_back(8);
@@ -102,7 +108,10 @@ LoadCache::deserialize(StringRef Bytes) const {
     Sum |= uint64_t(uint8_t(Bytes[Body.size() + I])) << (8 * I);
   if (Sum != checksum(Body))
     return std::nullopt;
-  BinaryDecoder D(Body.drop_front(Magic.size()), "");
+  // Checked: the entries' blobs are bytes this program wrote, and stay
+  // where they were read (views sharing the buffer).
+  BinaryDecoder D = BinaryDecoder::deferring(
+      std::move(Shared), Body.drop_front(Magic.size()), "", Path);
   uint64_t Format = 0;
   std::string Program, K, S;
   D(Format, Program, K, S);
@@ -126,7 +135,8 @@ LoadCacheContents LoadCache::read() const {
                   toString(Bytes.takeError()));
     return {};
   }
-  std::optional<LoadCacheContents> C = deserialize(*Bytes);
+  std::optional<LoadCacheContents> C =
+      deserialize(std::make_shared<const std::string>(std::move(*Bytes)));
   if (!C) {
     spdlog::debug("load cache {}: not used (damaged, or written by another "
                   "program or for another directory)",

@@ -26,6 +26,8 @@
 #ifndef CUDADEPS_CORE_SUPPORT_LOADCACHE_H
 #define CUDADEPS_CORE_SUPPORT_LOADCACHE_H
 
+#include "core/support/SharedBytes.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -72,7 +74,8 @@ struct CachedFile {
   std::string Name;
   FileIdentity Id;
   std::string Key;
-  std::string Blob;
+  /// A view into the buffer the cache file was read into, when read.
+  SharedBytes Blob;
 
   template <class C> friend void fields(C &Cd, CachedFile &X) {
     Cd(X.Name, X.Id, X.Key, X.Blob);
@@ -110,6 +113,9 @@ public:
   /// that are not a valid cache file of this program, kind and directory).
   std::string serialize(const LoadCacheContents &C) const;
   std::optional<LoadCacheContents> deserialize(llvm::StringRef Bytes) const;
+  /// The same, the entries' blobs kept as views into \p Bytes.
+  std::optional<LoadCacheContents>
+  deserialize(std::shared_ptr<const std::string> Bytes) const;
 
 private:
   std::string Path;
