@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   (void)Cache.deserialize(In);
 
   LoadCacheContents Wrapped;
-  Wrapped.Files.push_back({"f.toml", FileIdentity{}, "f", SharedBytes(In.str())});
+  Wrapped.Files.push_back(
+      {"f.toml", FileIdentity{}, "f", SharedBytes(In.str())});
   std::optional<LoadCacheContents> Back =
       Cache.deserialize(Cache.serialize(Wrapped));
   if (Cache.enabled() &&

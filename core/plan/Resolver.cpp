@@ -860,9 +860,8 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
         if (Req != Full.Req->Requires.end())
           Want = Want.intersect(
               FullProv->mapRequirement(Name, Req->second.Range).second);
-        PackageSolveResult Why =
-            Full.Solver->query(Name, Want, WhyNotDecisions,
-                               /*WithSolution=*/false);
+        PackageSolveResult Why = Full.Solver->query(Name, Want, WhyNotDecisions,
+                                                    /*WithSolution=*/false);
         if (Why.Failure) {
           ExplainResult(Why, *FullProv, PR);
           PR.NotPreferred = Name + " " + Newest->VersionText +

@@ -140,9 +140,8 @@ public:
     ++DecisionCount;
     // The solver decides only on a version that what is known of the
     // package allows: what is known is then the decision, no intersection.
-    assert((!known(Package) ||
-            known(Package)->set().contains(Version) ==
-                known(Package)->isPositive()) &&
+    assert((!known(Package) || known(Package)->set().contains(Version) ==
+                                   known(Package)->isPositive()) &&
            "a decision that the partial solution does not allow");
     push(Package, std::nullopt, TermT::positive(VS::exactly(Version)));
   }

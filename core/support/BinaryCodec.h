@@ -25,8 +25,8 @@
 
 #include "core/support/Boxed.h"
 #include "core/support/Deferred.h"
-#include "core/support/SharedBytes.h"
 #include "core/support/Diagnostic.h"
+#include "core/support/SharedBytes.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

@@ -195,20 +195,37 @@ TEST(VersionOrder, TrailingZerosAndEquivalentSpellings) {
 // segments 65535, three segments), in both directions, and every list is
 // sorted whichever way each of its pairs is compared.
 TEST(VersionOrder, PackedAndUnpackedVersionsOrderAlike) {
-  const char *const Ascending[] = {
-      "0.dev0",      "0",          "0.0.1",       "1",
-      "1.0.0.0.1",   "1.0.1",      "1.2.65535",   "1.2.65535.1",
-      "1.2.65536",   "1.65535",    "1.65536",     "65535",
-      "65535.0.0.1", "65536",      "70000.1",     "1!0",
-      "1!1.2.3",     "127!0",      "127!65535.65535.65535",
-      "127!65535.65535.65535.1",   "128!0",       "128!1",
-      "1000!2.0",    "18446744073709551615!1"};
+  const char *const Ascending[] = {"0.dev0",
+                                   "0",
+                                   "0.0.1",
+                                   "1",
+                                   "1.0.0.0.1",
+                                   "1.0.1",
+                                   "1.2.65535",
+                                   "1.2.65535.1",
+                                   "1.2.65536",
+                                   "1.65535",
+                                   "1.65536",
+                                   "65535",
+                                   "65535.0.0.1",
+                                   "65536",
+                                   "70000.1",
+                                   "1!0",
+                                   "1!1.2.3",
+                                   "127!0",
+                                   "127!65535.65535.65535",
+                                   "127!65535.65535.65535.1",
+                                   "128!0",
+                                   "128!1",
+                                   "1000!2.0",
+                                   "18446744073709551615!1"};
   std::vector<Version> Vs;
   for (const char *T : Ascending)
     Vs.push_back(v(T));
   for (size_t I = 0; I < Vs.size(); ++I)
     for (size_t J = 0; J < Vs.size(); ++J) {
-      EXPECT_EQ(Vs[I] <=> Vs[J], I <=> J) << Ascending[I] << " " << Ascending[J];
+      EXPECT_EQ(Vs[I] <=> Vs[J], I <=> J)
+          << Ascending[I] << " " << Ascending[J];
       // A version as withEpoch() rebuilds it orders alike.
       EXPECT_EQ(Vs[I].withEpoch(Vs[I].epoch()) <=> Vs[J], I <=> J);
     }
