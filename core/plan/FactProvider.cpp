@@ -41,8 +41,10 @@ static void liftInto(const VersionSet &R, uint64_t E,
     Interval &L = Out.emplace_back();
     if (I.Lower.Value)
       L.Lower = Bound{I.Lower.Value->withEpoch(E), I.Lower.Inclusive};
+    // From the epoch's start; from -infinity where that is the least
+    // version of all (epoch 0), as a set writes it.
     if (!L.Lower.Value || *L.Lower.Value < Start)
-      L.Lower = Bound{Start, true};
+      L.Lower = Start.isMinimum() ? Bound{} : Bound{Start, true};
     L.Upper = I.Upper.Value
                   ? Bound{I.Upper.Value->withEpoch(E), I.Upper.Inclusive}
                   : Bound{End, false};
@@ -67,16 +69,9 @@ VersionSet liftTwice(const VersionSet &R, uint64_t A, uint64_t B) {
   // Adjacent epochs (the two strategies): each epoch's intervals are R's,
   // moved whole, in R's order, with canonical bounds (R's, or an epoch's
   // start, inclusive, and end, exclusive), and epoch A's lie below epoch
-  // B's: a set's intervals already, but that from the start of epoch 0,
-  // the least version of all, is from -infinity, and where R is unbounded
-  // at both ends, A's last (up to B's start) and B's first (from it) touch,
-  // and are one. So the set is written as it is, without sorting and
-  // merging.
-  if (Seam > 0) {
-    Bound &First = Out.front().Lower;
-    if (First.Value && First.Inclusive && First.Value->isMinimum())
-      First = Bound{};
-  }
+  // B's: a set's intervals already, but that where R is unbounded at both
+  // ends, A's last (up to B's start) and B's first (from it) touch, and are
+  // one. So the set is written as it is, without sorting and merging.
   if (Seam > 0 && Seam < Out.size() && Out[Seam - 1].Upper.Value &&
       !Out[Seam - 1].Upper.Inclusive && Out[Seam].Lower.Value &&
       Out[Seam].Lower.Inclusive &&

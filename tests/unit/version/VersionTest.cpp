@@ -127,6 +127,22 @@ TEST(VersionParse, Components) {
   EXPECT_EQ(Version(std::vector<uint64_t>{}).str(), "0");
 }
 
+/// Every pair of \p Texts (strictly ascending) compares as their positions
+/// do, and so does each version as withEpoch() rebuilds it (its key made
+/// again).
+void expectAscending(llvm::ArrayRef<const char *> Texts) {
+  std::vector<Version> Vs;
+  for (const char *T : Texts)
+    Vs.push_back(v(T));
+  for (size_t I = 0; I < Vs.size(); ++I)
+    for (size_t J = 0; J < Vs.size(); ++J) {
+      SCOPED_TRACE(std::string(Texts[I]) + " vs " + Texts[J]);
+      EXPECT_EQ(Vs[I] <=> Vs[J], I <=> J);
+      EXPECT_EQ(Vs[I] == Vs[J], I == J);
+      EXPECT_EQ(Vs[I].withEpoch(Vs[I].epoch()) <=> Vs[J], I <=> J);
+    }
+}
+
 TEST(VersionOrder, Pep440Examples) {
   // The ordering example of PEP 440 ("Summary of permitted suffixes and
   // relative ordering"), extended with local labels and epochs.
@@ -160,15 +176,7 @@ TEST(VersionOrder, Pep440Examples) {
                            "570.86.15",
                            "1!0.1",
                            "1!1.0"};
-  std::vector<Version> Vs;
-  for (const char *S : Ordered)
-    Vs.push_back(v(S));
-  for (size_t I = 0; I < Vs.size(); ++I)
-    for (size_t J = 0; J < Vs.size(); ++J) {
-      SCOPED_TRACE(std::string(Ordered[I]) + " vs " + Ordered[J]);
-      EXPECT_EQ(Vs[I] <=> Vs[J], I <=> J);
-      EXPECT_EQ(Vs[I] == Vs[J], I == J);
-    }
+  expectAscending(Ordered);
 }
 
 TEST(VersionOrder, TrailingZerosAndEquivalentSpellings) {
@@ -219,16 +227,7 @@ TEST(VersionOrder, PackedAndUnpackedVersionsOrderAlike) {
                                    "128!1",
                                    "1000!2.0",
                                    "18446744073709551615!1"};
-  std::vector<Version> Vs;
-  for (const char *T : Ascending)
-    Vs.push_back(v(T));
-  for (size_t I = 0; I < Vs.size(); ++I)
-    for (size_t J = 0; J < Vs.size(); ++J) {
-      EXPECT_EQ(Vs[I] <=> Vs[J], I <=> J)
-          << Ascending[I] << " " << Ascending[J];
-      // A version as withEpoch() rebuilds it orders alike.
-      EXPECT_EQ(Vs[I].withEpoch(Vs[I].epoch()) <=> Vs[J], I <=> J);
-    }
+  expectAscending(Ascending);
   // Equal keys leave the rest to the parts.
   EXPECT_LT(v("1.2rc1"), v("1.2"));
   EXPECT_LT(v("1.2"), v("1.2.post1"));
