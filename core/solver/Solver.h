@@ -3,7 +3,9 @@
 // The PubGrub algorithm as dart-lang/pub implements it (doc/solver.md): unit
 // propagation over incompatibilities, decisions on the package with the
 // fewest allowed versions, and conflict resolution that learns a new
-// incompatibility and backjumps. Dependencies of adjacent versions are
+// incompatibility and backjumps (or, where the backjump would skip more
+// than 100 decision levels, backtracks chronologically: resolveConflict()).
+// Dependencies of adjacent versions are
 // collapsed into one incompatibility ("foo >=1.1.0 depends on bar ^2.0.0")
 // so that explanations speak of ranges, not single versions.
 //
@@ -74,6 +76,15 @@ public:
       : Provider(Provider), Root(std::move(Root)),
         RootVersion(std::move(RootVersion)) {
     RootId = id(this->Root);
+  }
+
+  /// How many decision levels a backjump may skip before the solver
+  /// backtracks chronologically instead (see resolveConflict(); 100 unless
+  /// set): 0 backtracks chronologically wherever a backjump would skip a
+  /// level, UINT_MAX never does. Either way the answer is right; the
+  /// solution found and the work done may differ.
+  void setChronologicalDistance(unsigned Levels) {
+    ChronologicalDistance = Levels;
   }
 
   /// Solves once; then query() asks about variants of the same problem.
@@ -428,8 +439,26 @@ private:
       }
 
       if (PreviousLevel < MostRecent->Level || MostRecent->isDecision()) {
-        Work.Backjumped += Solution.decisionLevel() - PreviousLevel;
-        Solution.backtrack(PreviousLevel);
+        // The incompatibility is almost satisfied at every level from
+        // PreviousLevel up to the one below its most recent satisfier's:
+        // there its other terms are satisfied (their satisfiers are at
+        // PreviousLevel or lower) and that one's term is neither satisfied
+        // (its satisfier is gone) nor contradicted (what is known of its
+        // package is wider than where it was satisfied). Backjumping far
+        // throws away hundreds of decisions that had nothing to do with the
+        // conflict and are then made again, with all their propagation;
+        // beyond ChronologicalDistance levels the solver backtracks only
+        // below the satisfier's level instead (chronological backtracking,
+        // Nadel and Ryvchin, SAT 2018). The term it then derives is
+        // assigned at that level, higher than the one it holds at: a
+        // backtrack below it drops it, and if the incompatibility is
+        // broken again later, that is a conflict like any other.
+        unsigned Target = PreviousLevel;
+        if (MostRecent->Level > PreviousLevel &&
+            MostRecent->Level - PreviousLevel - 1 > ChronologicalDistance)
+          Target = MostRecent->Level - 1;
+        Work.Backjumped += Solution.decisionLevel() - Target;
+        Solution.backtrack(Target);
         if (Learned)
           index(Current);
         return Current;
@@ -801,6 +830,11 @@ private:
     }
     return Pkg;
   }
+
+  /// How many decision levels a backjump may skip before the solver
+  /// backtracks chronologically instead (resolveConflict()); small problems
+  /// never reach it. Nadel and Ryvchin's default.
+  unsigned ChronologicalDistance = 100;
 
   DependencyProvider<P, V, VS> &Provider;
   P Root;

@@ -186,13 +186,20 @@ static bool bruteForceSolvable(const RandomRegistry &R) {
 
 } // namespace
 
-TEST(SolverOracle, AgreesWithBruteForceOnRandomRegistries) {
+/// Each registry is solved with backjumping as the solver does it (these
+/// problems are too small for a backjump to skip 100 levels) and with
+/// chronological backtracking wherever a backjump would skip a level.
+class SolverOracle : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(SolverOracle, AgreesWithBruteForceOnRandomRegistries) {
   Generator G(20240611);
   unsigned Solvable = 0, Unsolvable = 0;
   for (unsigned Case = 0; Case < 300; ++Case) {
     RandomRegistry R = G.make();
     RandomProvider Provider(R);
-    PackageSolveResult Result = solvePackages(Provider, "root", ver("1.0.0"));
+    PackageSolver Solver(Provider, "root", ver("1.0.0"));
+    Solver.setChronologicalDistance(GetParam());
+    PackageSolveResult Result = Solver.solve();
     bool Expected = bruteForceSolvable(R);
     ASSERT_EQ(Result.solved(), Expected) << "case " << Case;
     if (Result.solved()) {
@@ -216,3 +223,10 @@ TEST(SolverOracle, AgreesWithBruteForceOnRandomRegistries) {
   EXPECT_GT(Solvable, 50u);
   EXPECT_GT(Unsolvable, 50u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backtracking, SolverOracle,
+                         ::testing::Values(100u, 0u),
+                         [](const ::testing::TestParamInfo<unsigned> &I) {
+                           return I.param ? std::string("Backjumping")
+                                          : std::string("Chronological");
+                         });

@@ -11,6 +11,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
+#include <climits>
+
 using namespace cudadeps;
 using namespace cudadeps::testing;
 using Solution = std::map<std::string, std::string>;
@@ -226,4 +230,48 @@ TEST(SolverScenario, FactSteersTheChoice) {
   EXPECT_EQ(solveOk(R), (Solution{{"ext", "1.0.0"},
                                   {"nvcc", "12.8.0"},
                                   {"gcc", "13.2.0"}}));
+}
+
+// A conflict far above the decision it rests on: z 2.0.0 is decided first
+// (the fewest versions), then 150 unrelated packages, then a 4.0.0 (the
+// most), whose dependency w needs z <2. What is learned (w is incompatible
+// with z >=2) rests on levels 2 and 153: backjumping to level 2 would undo
+// the 150 unrelated decisions and make them again, chronological
+// backtracking undoes only a's. Both find the same solution.
+TEST(SolverScenario, BacktracksChronologicallyOverUnrelatedDecisions) {
+  Registry R;
+  std::vector<std::pair<std::string, std::string>> RootDeps{{"a", "any"},
+                                                            {"z", "any"}};
+  R.add("z", "1.0.0").add("z", "2.0.0");
+  Solution Expected{{"z", "2.0.0"}, {"a", "3.0.0"}};
+  for (int K = 0; K < 150; ++K) {
+    std::string Name = llvm::formatv("f{0:3}", K).str();
+    for (char &C : Name)
+      if (C == ' ')
+        C = '0';
+    RootDeps.emplace_back(Name, "any");
+    R.add(Name, "1.0.0").add(Name, "2.0.0").add(Name, "3.0.0");
+    Expected[Name] = "3.0.0";
+  }
+  R.add("root", "1.0.0", RootDeps)
+      .add("a", "1.0.0")
+      .add("a", "2.0.0")
+      .add("a", "3.0.0")
+      .add("a", "4.0.0", {{"w", "any"}})
+      .add("w", "1.0.0", {{"z", "<2.0.0"}});
+
+  auto Solve = [&](unsigned Distance) {
+    PackageSolver Solver(R, "root", ver("1.0.0"));
+    Solver.setChronologicalDistance(Distance);
+    PackageSolveResult Result = Solver.solve();
+    EXPECT_EQ(solutionOf(Result, "root"), Expected);
+    return Result.Work;
+  };
+  auto Chronological = Solve(100);
+  auto Backjumping = Solve(UINT_MAX);
+  EXPECT_EQ(Chronological.Conflicts, 1u);
+  EXPECT_EQ(Backjumping.Conflicts, 1u);
+  EXPECT_LE(Chronological.Backjumped, 2u);
+  EXPECT_GE(Backjumping.Backjumped, 150u);
+  EXPECT_LT(Chronological.Decisions + 140, Backjumping.Decisions);
 }
