@@ -1,5 +1,6 @@
 //===- main.cpp - the cudadeps executable ----------------------------------===//
 #include "cli/Cli.h"
+#include "core/support/HugePageHeap.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -11,6 +12,8 @@
 using namespace llvm;
 
 int main(int Argc, char **Argv) {
+  // Before anything of size is allocated (core/support/HugePageHeap.h).
+  cudadeps::backHeapWithHugePages(size_t(128) << 20);
   std::vector<std::string> Args(Argv + 1, Argv + Argc);
   // <prefix>/bin/cudadeps -> <prefix>
   std::string Exe = sys::fs::getMainExecutable(Argv[0], (void *)&main);
