@@ -102,12 +102,27 @@ static Expected<std::string> readRegular(StringRef Path, size_t Limit,
   if (Error E = openRegular(Path, Limit, What, Truncate, Closer, St))
     return E;
   int Fd = Closer.Fd;
-  std::string Text;
-  Text.reserve(std::min<size_t>(
-      Limit, St.st_size > 0 ? static_cast<size_t>(St.st_size) : 4096));
-  char Chunk[16384];
+  // Read straight into the result (no copy from a chunk: a load cache file
+  // is megabytes): sized from the file's size and one byte more, to see
+  // that it ends there, and grown for a file that grows meanwhile.
+  size_t Room = std::min(Limit, SIZE_MAX - 1);
+  std::string Text(
+      std::min<size_t>(Room, St.st_size > 0 ? static_cast<size_t>(St.st_size)
+                                            : 4096) +
+          1,
+      '\0');
+  size_t Got = 0;
   while (true) {
-    ssize_t N = ::read(Fd, Chunk, sizeof(Chunk));
+    if (Got == Text.size()) {
+      if (Got > Room) { // more than Limit bytes
+        if (!Truncate)
+          return tooLarge(Path, What, Limit, Limit, true);
+        Got = Room;
+        break;
+      }
+      Text.resize(std::min(Room + 1, 2 * Text.size()));
+    }
+    ssize_t N = ::read(Fd, Text.data() + Got, Text.size() - Got);
     if (N < 0 && errno == EINTR)
       continue;
     if (N < 0)
@@ -116,15 +131,9 @@ static Expected<std::string> readRegular(StringRef Path, size_t Limit,
                       std::strerror(errno));
     if (N == 0)
       break;
-    size_t Got = static_cast<size_t>(N);
-    if (Text.size() + Got > Limit) {
-      if (!Truncate)
-        return tooLarge(Path, What, Limit, Limit, true);
-      Text.append(Chunk, Limit - Text.size());
-      break;
-    }
-    Text.append(Chunk, Got);
+    Got += static_cast<size_t>(N);
   }
+  Text.resize(Got);
   return Text;
 }
 

@@ -70,6 +70,16 @@ TEST(BoundedFile, RefusesFifosDevicesAndHugeFilesBeforeReading) {
             readBoundedFile("/proc/self/status", 1 << 20, "file");
         if (!Status || !contains(*Status, "Name:"))
           return 7;
+        // Read into a buffer sized from the file's size: one larger than
+        // its first guess (4096 for a size of 0) grows it, and a file of
+        // exactly the limit is read whole.
+        llvm::Expected<std::string> Maps =
+            readBoundedFile("/proc/self/smaps", 1 << 24, "file");
+        if (!Maps || Maps->size() <= 4096 || !contains(*Maps, "VmFlags"))
+          return 8;
+        llvm::Expected<std::string> Exact = readBoundedFile(Big, 5000, "file");
+        if (!Exact || *Exact != std::string(5000, 'x'))
+          return 9;
         return 0;
       },
       5, 256);
