@@ -1,6 +1,7 @@
 // backHeapWithHugePages: the heap it reserves is marked for huge pages and
 // malloc's blocks, large ones included, come from it; where malloc is not
-// glibc's (a sanitizer's allocator) it changes nothing and says so.
+// glibc's (a sanitizer's allocator), or under a limit on address space, it
+// changes nothing and says so.
 #include "core/support/HugePageHeap.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -10,8 +11,12 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <malloc.h>
 #include <string>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace cudadeps;
@@ -94,5 +99,29 @@ TEST(HugePageHeap, MarksTheReservedHeapForHugePages) {
   EXPECT_TRUE(Where->HugePages);
 #endif
 }
+
+#ifndef CUDADEPS_TEST_SANITIZED_MALLOC
+// Under ulimit -v, growing the heap by a reserve at every step could fail
+// where malloc's own small steps would not: nothing is reserved.
+TEST(HugePageHeap, LeavesMallocAloneUnderAnAddressSpaceLimit) {
+  pid_t Pid = fork();
+  ASSERT_GE(Pid, 0);
+  if (Pid == 0) {
+    rlimit Limit{rlim_t(8) << 30, rlim_t(8) << 30};
+    if (setrlimit(RLIMIT_AS, &Limit) != 0)
+      _exit(10);
+    size_t Before = mallinfo2().arena;
+    if (backHeapWithHugePages(size_t(64) << 20))
+      _exit(11);
+    if (mallinfo2().arena >= Before + (size_t(64) << 20))
+      _exit(12);
+    _exit(0);
+  }
+  int Status = 0;
+  ASSERT_EQ(waitpid(Pid, &Status, 0), Pid);
+  ASSERT_TRUE(WIFEXITED(Status));
+  EXPECT_EQ(WEXITSTATUS(Status), 0);
+}
+#endif
 
 } // namespace
