@@ -164,12 +164,16 @@ public:
 private:
   struct PackageInfo {
     bool Listed = false;
-    /// Versions in the provider's order of preference.
-    std::vector<V> Preferred;
-    /// The same versions in ascending order, for range collapsing.
+    /// The provider's versions in ascending order, each once, for range
+    /// collapsing.
     std::vector<V> Ascending;
-    /// Per preferred version: its index in Ascending.
+    /// The provider's versions in its order of preference, as their indices
+    /// in Ascending.
     std::vector<size_t> AscendingIndex;
+    /// The provider's versions themselves, kept only where they are not
+    /// Ascending reversed (a list out of order, or with versions that compare
+    /// equal: the one preferred is decided as the provider wrote it).
+    std::vector<V> Preferred;
     /// Per position K in Ascending: how many preferred versions lie before
     /// it (K + 1 entries), so that counting the allowed ones is a few
     /// bisections of Ascending, not a membership test per version.
@@ -247,26 +251,36 @@ private:
     if (I.Listed)
       return I;
     I.Listed = true;
+    std::vector<V> Preferred;
     if (Pkg == RootId)
-      I.Preferred = {RootVersion};
+      Preferred = {RootVersion};
     else
-      I.Preferred = Provider.versions(Names[Pkg]);
-    // Providers list newest first, most often: reversed, that is sorted
-    // (sorting a descending list moved each version ~n/2 times).
-    I.Ascending.assign(I.Preferred.rbegin(), I.Preferred.rend());
-    if (!std::is_sorted(I.Ascending.begin(), I.Ascending.end()))
+      Preferred = Provider.versions(Names[Pkg]);
+    // Most often newest first, each version once: Ascending reversed.
+    size_t N = Preferred.size();
+    bool Descending = true;
+    for (size_t K = 1; K < N && Descending; ++K)
+      Descending = Preferred[K] < Preferred[K - 1];
+    if (Descending) {
+      I.Ascending.assign(std::make_move_iterator(Preferred.rbegin()),
+                         std::make_move_iterator(Preferred.rend()));
+      for (size_t K = 0; K < N; ++K)
+        I.AscendingIndex.push_back(N - 1 - K);
+    } else {
+      I.Ascending.assign(Preferred.begin(), Preferred.end());
       std::sort(I.Ascending.begin(), I.Ascending.end());
-    I.Ascending.erase(std::unique(I.Ascending.begin(), I.Ascending.end(),
-                                  [](const V &A, const V &B) {
-                                    return !(A < B) && !(B < A);
-                                  }),
-                      I.Ascending.end());
-    I.AscendingIndex.reserve(I.Preferred.size());
-    I.PreferredBefore.assign(I.Ascending.size() + 1, 0);
-    for (const V &Version : I.Preferred) {
-      I.AscendingIndex.push_back(ascendingIndex(I, Version));
-      ++I.PreferredBefore[I.AscendingIndex.back() + 1];
+      I.Ascending.erase(std::unique(I.Ascending.begin(), I.Ascending.end(),
+                                    [](const V &A, const V &B) {
+                                      return !(A < B) && !(B < A);
+                                    }),
+                        I.Ascending.end());
+      for (const V &Version : Preferred)
+        I.AscendingIndex.push_back(ascendingIndex(I, Version));
+      I.Preferred = std::move(Preferred);
     }
+    I.PreferredBefore.assign(I.Ascending.size() + 1, 0);
+    for (size_t A : I.AscendingIndex)
+      ++I.PreferredBefore[A + 1];
     for (size_t K = 1; K < I.PreferredBefore.size(); ++K)
       I.PreferredBefore[K] += I.PreferredBefore[K - 1];
     return I;
@@ -794,11 +808,11 @@ private:
       // The first preferred version in a run of allowed ones (the runs
       // found by bisection, as allowedCount() finds them).
       auto Runs = Allowed.rangesIn(I.Ascending);
-      for (size_t K = 0; K < I.Preferred.size() && !Version; ++K) {
+      for (size_t K = 0; K < I.AscendingIndex.size() && !Version; ++K) {
         size_t A = I.AscendingIndex[K];
         for (auto [From, To] : Runs)
           if (From <= A && A < To) {
-            Version = &I.Preferred[K];
+            Version = I.Preferred.empty() ? &I.Ascending[A] : &I.Preferred[K];
             Index = A;
             break;
           }
