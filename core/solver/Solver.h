@@ -5,18 +5,18 @@
 // fewest allowed versions, and conflict resolution that learns a new
 // incompatibility and backjumps (or, where the backjump would skip more
 // than 100 decision levels, backtracks chronologically: resolveConflict()).
-// Dependencies of adjacent versions are
-// collapsed into one incompatibility ("foo >=1.1.0 depends on bar ^2.0.0")
-// so that explanations speak of ranges, not single versions.
+// Dependencies of adjacent versions are collapsed into one incompatibility
+// ("foo >=1.1.0 depends on bar ^2.0.0") so that explanations speak of
+// ranges, not single versions.
 //
 // Generic over the package type P (copyable, default-constructible, with
-// operator<, operator== and std::hash), the version type V (ordered by operator<) and
-// the version-set type VS (see Term.h, plus VS::exactly/atLeast/lessThan/
-// between, contains() and rangesIn(), the runs of a sorted list of versions
-// it contains). Internally packages are interned: every table of
-// the hot path (partial solution, incompatibilities by package, versions) is
-// indexed by a PackageId, and P is only used to talk to the provider and in
-// the incompatibilities that explanations read.
+// operator<, operator== and std::hash), the version type V (ordered by
+// operator<) and the version-set type VS (see Term.h, plus
+// VS::exactly/atLeast/lessThan/between, contains() and rangesIn(), the runs
+// of a sorted list of versions it contains). Internally packages are
+// interned: every table of the hot path (partial solution, incompatibilities
+// by package, versions) is indexed by a PackageId, and P is only used to talk
+// to the provider and in the incompatibilities that explanations read.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_SOLVER_H
@@ -258,6 +258,7 @@ private:
       Preferred = Provider.versions(Names[Pkg]);
     // Most often newest first, each version once: Ascending reversed.
     size_t N = Preferred.size();
+    I.AscendingIndex.reserve(N);
     bool Descending = true;
     for (size_t K = 1; K < N && Descending; ++K)
       Descending = Preferred[K] < Preferred[K - 1];

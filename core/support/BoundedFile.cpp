@@ -106,11 +106,8 @@ static Expected<std::string> readRegular(StringRef Path, size_t Limit,
   // is megabytes): sized from the file's size and one byte more, to see
   // that it ends there, and grown for a file that grows meanwhile.
   size_t Room = std::min(Limit, SIZE_MAX - 1);
-  std::string Text(
-      std::min<size_t>(Room, St.st_size > 0 ? static_cast<size_t>(St.st_size)
-                                            : 4096) +
-          1,
-      '\0');
+  size_t Guess = St.st_size > 0 ? static_cast<size_t>(St.st_size) : 4096;
+  std::string Text(std::min(Room, Guess) + 1, '\0');
   size_t Got = 0;
   while (true) {
     if (Got == Text.size()) {

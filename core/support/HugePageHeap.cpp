@@ -68,8 +68,7 @@ bool backHeapWithHugePages(size_t Reserve) {
   uintptr_t To = End & ~(HugePage - 1);
   if (To <= From)
     return false;
-  return madvise(reinterpret_cast<void *>(From), To - From, MADV_HUGEPAGE) ==
-         0;
+  return madvise(reinterpret_cast<void *>(From), To - From, MADV_HUGEPAGE) == 0;
 }
 #else
 bool backHeapWithHugePages(size_t) { return false; }

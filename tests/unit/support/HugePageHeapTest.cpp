@@ -10,8 +10,8 @@
 
 #include <cstdint>
 #include <fstream>
-#include <memory>
 #include <malloc.h>
+#include <memory>
 #include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
