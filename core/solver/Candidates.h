@@ -48,14 +48,18 @@ public:
   /// first solution.
   std::optional<PackageId> bestChanging() const { return first(Changing); }
 
-  /// Forgets every package (the partial solution restarted).
+  /// Forgets every package (the partial solution restarted): only those in
+  /// the sets have a mark to take back.
   void clear() {
+    for (const auto &[Stamp, P] : Unasked)
+      UnaskedStamp[P] = 0;
+    for (const Key &K : Ranked)
+      RankedKey[std::get<2>(K)].reset();
+    for (PackageId P : Pending)
+      IsPending[P] = 0;
     Unasked.clear();
     Ranked.clear();
     Changing.clear();
-    std::fill(UnaskedStamp.begin(), UnaskedStamp.end(), 0);
-    std::fill(RankedKey.begin(), RankedKey.end(), std::nullopt);
-    std::fill(IsPending.begin(), IsPending.end(), 0);
     Pending.clear();
   }
 

@@ -64,17 +64,21 @@ public:
 
   /// Empties the solution for another search, keeping its memory. The
   /// clock goes on, so that what callers cached from the stamps of the
-  /// previous search is never taken for this one's.
+  /// previous search is never taken for this one's. Only the packages that
+  /// search assigned have anything to reset (a query assigns a few dozen of
+  /// thousands).
   void restart() {
     Assignments.clear();
-    for (PackageState &S : States) {
+    for (PackageId P : Assigned) {
+      PackageState &S = States[P];
       S.Decision.reset();
       S.Own.clear();
       S.InOrder = S.Touched = false;
+      Generations[P] = 0;
+      Decided[P] = 0;
+      Stamps[P] = 0;
     }
-    std::fill(Generations.begin(), Generations.end(), 0);
-    std::fill(Decided.begin(), Decided.end(), 0);
-    std::fill(Stamps.begin(), Stamps.end(), 0);
+    Assigned.clear();
     clearChanged();
     DecisionCount = 0;
   }
@@ -250,6 +254,8 @@ private:
   }
 
   void newGeneration(PackageId P) {
+    if (!Generations[P])
+      Assigned.push_back(P);
     Generations[P] = ++Clock;
     if (!IsChanged[P]) {
       IsChanged[P] = 1;
@@ -260,6 +266,9 @@ private:
   std::vector<Assignment> Assignments;
   std::vector<PackageState> States;
   std::vector<uint64_t> Generations;
+  /// The packages assigned since the last restart() (a generation other
+  /// than 0), each once: all that restart() must reset.
+  std::vector<PackageId> Assigned;
   std::vector<uint8_t> Decided;
   /// Per package: its place in the positive order (orderStamp()).
   std::vector<uint64_t> Stamps;
