@@ -17,6 +17,7 @@
 
 #include "core/solver/PartialSolution.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <optional>
@@ -61,6 +62,13 @@ public:
     Ranked.clear();
     Changing.clear();
     Pending.clear();
+    assert(std::all_of(UnaskedStamp.begin(), UnaskedStamp.end(),
+                       [](uint64_t S) { return S == 0; }) &&
+           std::all_of(RankedKey.begin(), RankedKey.end(),
+                       [](const std::optional<Key> &K) { return !K; }) &&
+           std::all_of(IsPending.begin(), IsPending.end(),
+                       [](uint8_t P) { return P == 0; }) &&
+           "a mark outside the sets");
   }
 
   /// Takes the packages S changed out of the sets, puts the open ones back

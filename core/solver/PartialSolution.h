@@ -81,6 +81,13 @@ public:
     Assigned.clear();
     clearChanged();
     DecisionCount = 0;
+    assert(std::all_of(Generations.begin(), Generations.end(),
+                       [](uint64_t G) { return G == 0; }) &&
+           std::all_of(Stamps.begin(), Stamps.end(),
+                       [](uint64_t S) { return S == 0; }) &&
+           std::all_of(Decided.begin(), Decided.end(),
+                       [](uint8_t D) { return D == 0; }) &&
+           "a package assigned was left out of Assigned");
   }
 
   /// Makes room for packages 0..N-1.
