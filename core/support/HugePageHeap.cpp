@@ -32,19 +32,18 @@ bool backHeapWithHugePages(size_t Reserve) {
       return false;
   }
   struct mallinfo2 Before = mallinfo2();
+  // A block larger than all the heap's free space together makes malloc
+  // grow the heap (below, by the block and the pad); it must stay below
+  // the size malloc maps on its own.
+  size_t Request = Before.fordblks + 4096;
+  if (Request >= (32u << 20))
+    return false;
   // Blocks up to 32 MiB from the heap (the load cache's buffer among them),
   // the heap grown by Reserve whenever it grows, and never trimmed below
   // that.
   if (!mallopt(M_MMAP_THRESHOLD, 32 << 20) ||
       !mallopt(M_TOP_PAD, static_cast<int>(Reserve)) ||
       !mallopt(M_TRIM_THRESHOLD, static_cast<int>(2 * Reserve))) {
-    defaultSettings();
-    return false;
-  }
-  // A block larger than all the heap's free space together makes malloc
-  // grow it now, by the block and the pad.
-  size_t Request = Before.fordblks + 4096;
-  if (Request >= (32u << 20)) {
     defaultSettings();
     return false;
   }

@@ -11,9 +11,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-#include "llvm/Support/FormatVariadic.h"
-
 #include <climits>
+#include <string>
 
 using namespace cudadeps;
 using namespace cudadeps::testing;
@@ -245,10 +244,8 @@ TEST(SolverScenario, BacktracksChronologicallyOverUnrelatedDecisions) {
   R.add("z", "1.0.0").add("z", "2.0.0");
   Solution Expected{{"z", "2.0.0"}, {"a", "3.0.0"}};
   for (int K = 0; K < 150; ++K) {
-    std::string Name = llvm::formatv("f{0:3}", K).str();
-    for (char &C : Name)
-      if (C == ' ')
-        C = '0';
+    std::string Number = std::to_string(K);
+    std::string Name = "f" + std::string(3 - Number.size(), '0') + Number;
     RootDeps.emplace_back(Name, "any");
     R.add(Name, "1.0.0").add(Name, "2.0.0").add(Name, "3.0.0");
     Expected[Name] = "3.0.0";
