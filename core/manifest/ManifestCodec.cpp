@@ -87,7 +87,7 @@ decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
 }
 
 std::optional<Manifest>
-decodeManifestDeferred(std::shared_ptr<const std::string> Owner,
+decodeManifestDeferred(std::shared_ptr<const void> Owner,
                        llvm::StringRef Blob, llvm::StringRef File,
                        llvm::StringRef CacheFile) {
   return decodeWith(

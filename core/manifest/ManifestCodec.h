@@ -35,9 +35,9 @@ std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
                        llvm::StringRef File, llvm::StringRef CacheFile);
-/// The same for the part \p Blob of *Owner (which it keeps alive).
+/// The same for the bytes \p Blob that \p Owner keeps alive.
 std::optional<Manifest>
-decodeManifestDeferred(std::shared_ptr<const std::string> Owner,
+decodeManifestDeferred(std::shared_ptr<const void> Owner,
                        llvm::StringRef Blob, llvm::StringRef File,
                        llvm::StringRef CacheFile);
 

@@ -5,6 +5,7 @@
 #include "core/support/LoadCache.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
@@ -14,6 +15,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -125,6 +129,14 @@ Error Registry::index(Dir &D) {
   StringMap<size_t> OldByName;
   for (size_t I = 0; I < Old.Files.size(); ++I)
     OldByName[Old.Files[I].Name] = I;
+  // Files are identified relative to the directory, opened once.
+  int DirFd = Cache.enabled() ? ::open(D.Path.c_str(),
+                                       O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                              : -1;
+  auto CloseDir = make_scope_exit([&] {
+    if (DirFd >= 0)
+      ::close(DirFd);
+  });
   size_t ParsedHere = 0;
   std::vector<Indexed> Valid;
   Valid.reserve(Files.size());
@@ -134,7 +146,8 @@ Error Registry::index(Dir &D) {
     StringRef Name = sys::path::filename(F);
     std::optional<FileIdentity> Id;
     if (Cache.enabled())
-      Id = identifyFile(F); // before reading: a later change shows
+      // Before reading: a later change shows.
+      Id = DirFd >= 0 ? identifyFileAt(DirFd, Name) : identifyFile(F);
     if (auto It = OldByName.find(Name); Id && It != OldByName.end() &&
                                          Old.Files[It->second].Id == *Id) {
       Valid.push_back({F, Old.Files[It->second].Key, {}, New.Files.size()});

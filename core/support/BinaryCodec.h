@@ -84,8 +84,8 @@ public:
     llvm::StringRef In = *Owner;
     return deferring(std::move(Owner), In, File, CacheFile);
   }
-  /// The same for the part \p In of *Owner.
-  static BinaryDecoder deferring(std::shared_ptr<const std::string> Owner,
+  /// The same for the bytes \p In that \p Owner keeps alive.
+  static BinaryDecoder deferring(std::shared_ptr<const void> Owner,
                                  llvm::StringRef In, SourcePath File,
                                  SourcePath CacheFile) {
     BinaryDecoder D(In, File);
@@ -130,7 +130,7 @@ public:
   /// True when everything decoded and no byte is left over.
   bool ok() const { return !Failed && Pos == In.size(); }
   const SourcePath &file() const { return File; }
-  const std::shared_ptr<const std::string> &owner() const { return Owner; }
+  const std::shared_ptr<const void> &owner() const { return Owner; }
   const SourcePath &cacheFile() const { return CacheFile; }
 
 private:
@@ -138,7 +138,7 @@ private:
   size_t Pos = 0;
   bool Failed = false;
   SourcePath File;
-  std::shared_ptr<const std::string> Owner;
+  std::shared_ptr<const void> Owner;
   SourcePath CacheFile;
 };
 

@@ -45,7 +45,7 @@ public:
   /// Bytes that encode a T, kept alive by Owner; Decode turns them into
   /// the value and says whether they decoded whole.
   struct Encoded {
-    std::shared_ptr<const std::string> Owner;
+    std::shared_ptr<const void> Owner;
     llvm::StringRef Bytes;
     SourcePath File;      // the file the value was read from
     SourcePath CacheFile; // the load cache file that kept the bytes

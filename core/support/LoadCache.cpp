@@ -8,12 +8,14 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
 #include <spdlog/spdlog.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 using namespace llvm;
@@ -51,10 +53,10 @@ const std::string &programIdentity() {
   return Id;
 }
 
-std::optional<FileIdentity> identifyFile(StringRef Path) {
+static std::optional<FileIdentity> identityAt(int DirFd, StringRef Path) {
   struct stat St;
-  std::string P = Path.str();
-  if (::stat(P.c_str(), &St) != 0 || !S_ISREG(St.st_mode))
+  SmallString<256> P(Path);
+  if (::fstatat(DirFd, P.c_str(), &St, 0) != 0 || !S_ISREG(St.st_mode))
     return std::nullopt;
   FileIdentity Id;
   Id.Device = uint64_t(St.st_dev);
@@ -63,6 +65,14 @@ std::optional<FileIdentity> identifyFile(StringRef Path) {
   Id.ModifiedNs = nanoseconds(St.st_mtim);
   Id.ChangedNs = nanoseconds(St.st_ctim);
   return Id;
+}
+
+std::optional<FileIdentity> identifyFile(StringRef Path) {
+  return identityAt(AT_FDCWD, Path);
+}
+
+std::optional<FileIdentity> identifyFileAt(int DirFd, StringRef Name) {
+  return identityAt(DirFd, Name);
 }
 
 LoadCache::LoadCache(StringRef CacheDir, StringRef Kind, StringRef SourceDir)
@@ -94,12 +104,14 @@ std::string LoadCache::serialize(const LoadCacheContents &C) const {
 
 std::optional<LoadCacheContents>
 LoadCache::deserialize(StringRef Bytes) const {
-  return deserialize(std::make_shared<const std::string>(Bytes.str()));
+  auto Copy = std::make_shared<const std::string>(Bytes.str());
+  StringRef Own = *Copy;
+  return deserialize(std::move(Copy), Own);
 }
 
 std::optional<LoadCacheContents>
-LoadCache::deserialize(std::shared_ptr<const std::string> Shared) const {
-  StringRef Bytes = *Shared;
+LoadCache::deserialize(std::shared_ptr<const void> Shared,
+                       StringRef Bytes) const {
   if (Bytes.size() < Magic.size() + 8 || !Bytes.startswith(Magic))
     return std::nullopt;
   StringRef Body = Bytes.drop_back(8);
@@ -128,15 +140,19 @@ LoadCache::deserialize(std::shared_ptr<const std::string> Shared) const {
 LoadCacheContents LoadCache::read() const {
   if (!enabled())
     return {};
-  Expected<std::string> Bytes =
-      readBoundedFile(Path, MaxLoadCacheBytes, "load cache file");
-  if (!Bytes) {
+  // Mapped, not read: a large registry's cache file is megabytes, and its
+  // entries are views into it (no copy, no zeroed heap to copy into). A
+  // new cache file is renamed into place, so the mapped one never changes.
+  Expected<std::unique_ptr<MemoryBuffer>> Mapped =
+      mapBoundedFile(Path, MaxLoadCacheBytes, "load cache file");
+  if (!Mapped) {
     spdlog::debug("load cache {}: not used ({})", Path,
-                  toString(Bytes.takeError()));
+                  toString(Mapped.takeError()));
     return {};
   }
-  std::optional<LoadCacheContents> C =
-      deserialize(std::make_shared<const std::string>(std::move(*Bytes)));
+  std::shared_ptr<const MemoryBuffer> Buffer = std::move(*Mapped);
+  StringRef Bytes = Buffer->getBuffer();
+  std::optional<LoadCacheContents> C = deserialize(std::move(Buffer), Bytes);
   if (!C) {
     spdlog::debug("load cache {}: not used (damaged, or written by another "
                   "program or for another directory)",

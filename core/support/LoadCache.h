@@ -57,6 +57,10 @@ struct FileIdentity {
 /// The identity of the regular file at \p Path (symlinks followed), or
 /// nullopt when it cannot be stat'ed or is not a regular file.
 std::optional<FileIdentity> identifyFile(llvm::StringRef Path);
+/// The same for the entry \p Name of the open directory \p DirFd: one
+/// path component to look up instead of every component of a full path (a
+/// large registry stats thousands of files).
+std::optional<FileIdentity> identifyFileAt(int DirFd, llvm::StringRef Name);
 
 /// The running cudadeps as printable text: its version, the real path of
 /// its executable and that file's identity ("0.1.0 /usr/bin/cudadeps
@@ -113,9 +117,10 @@ public:
   /// that are not a valid cache file of this program, kind and directory).
   std::string serialize(const LoadCacheContents &C) const;
   std::optional<LoadCacheContents> deserialize(llvm::StringRef Bytes) const;
-  /// The same, the entries' blobs kept as views into \p Bytes.
+  /// The same, the entries' blobs kept as views into \p Bytes, which
+  /// \p Owner keeps alive (a string, a mapped file).
   std::optional<LoadCacheContents>
-  deserialize(std::shared_ptr<const std::string> Bytes) const;
+  deserialize(std::shared_ptr<const void> Owner, llvm::StringRef Bytes) const;
 
 private:
   std::string Path;

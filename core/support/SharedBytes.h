@@ -20,14 +20,17 @@ namespace cudadeps {
 /// own copy. A deferring decoder (BinaryCodec.h) decodes them as a view
 /// into its input; any other as a copy.
 struct SharedBytes {
-  std::shared_ptr<const std::string> Owner;
+  /// Whatever holds the bytes: a string, a mapped file.
+  std::shared_ptr<const void> Owner;
   llvm::StringRef Bytes;
 
   SharedBytes() = default;
-  explicit SharedBytes(std::string S)
-      : Owner(std::make_shared<const std::string>(std::move(S))),
-        Bytes(*Owner) {}
-  SharedBytes(std::shared_ptr<const std::string> Owner, llvm::StringRef Bytes)
+  explicit SharedBytes(std::string S) {
+    auto Own = std::make_shared<const std::string>(std::move(S));
+    Bytes = *Own;
+    Owner = std::move(Own);
+  }
+  SharedBytes(std::shared_ptr<const void> Owner, llvm::StringRef Bytes)
       : Owner(std::move(Owner)), Bytes(Bytes) {}
 };
 
