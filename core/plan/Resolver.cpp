@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 
@@ -715,6 +716,7 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
     std::optional<std::map<std::string, std::vector<ChosenRequirement>>>
         RequiredBy;
     const auto &Sol = *Full.Result.Solution;
+    Res.Packages.reserve(Sol.size() + Failed.size());
     for (const auto &[Name, V] : Sol) {
       const Package *Pkg = Lookup(Name);
       if (!Pkg || Name == Request.RootName)
@@ -874,18 +876,26 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
   for (PackageResolution &PR : Failed)
     Res.Packages.push_back(std::move(PR));
   // Requested packages first, in the project's order (where each is
-  // written), then transitive ones by name.
-  auto Place = [&](const PackageResolution &P) {
-    auto It = Request.Requires.find(P.Name);
+  // written), then transitive ones by name. Each package's place is found
+  // once and the packages moved once (a large solve has thousands).
+  using Place = std::tuple<unsigned, unsigned, unsigned, StringRef, size_t>;
+  std::vector<Place> Order;
+  Order.reserve(Res.Packages.size());
+  for (size_t I = 0; I < Res.Packages.size(); ++I) {
+    const std::string &Name = Res.Packages[I].Name;
+    auto It = Request.Requires.find(Name);
     if (It == Request.Requires.end())
-      return std::make_tuple(1u, 0u, 0u, P.Name);
-    return std::make_tuple(0u, It->second.Loc.Line, It->second.Loc.Column,
-                           std::string());
-  };
-  stable_sort(Res.Packages,
-              [&](const PackageResolution &A, const PackageResolution &B) {
-                return Place(A) < Place(B);
-              });
+      Order.emplace_back(1u, 0u, 0u, Name, I);
+    else
+      Order.emplace_back(0u, It->second.Loc.Line, It->second.Loc.Column,
+                         StringRef(), I);
+  }
+  llvm::sort(Order); // the index last: equal places keep their order
+  std::vector<PackageResolution> Sorted;
+  Sorted.reserve(Order.size());
+  for (const Place &P : Order)
+    Sorted.push_back(std::move(Res.Packages[std::get<4>(P)]));
+  Res.Packages = std::move(Sorted);
 
   Res.Status = ResolveStatus::Resolved;
   for (const PackageResolution &PR : Res.Packages) {
