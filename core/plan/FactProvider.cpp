@@ -37,17 +37,30 @@ static void liftInto(const VersionSet &R, uint64_t E,
     return K < std::size(Starts) ? Starts[K] : (Slot = epochStart(K));
   };
   const Version &Start = StartOf(E, Other[0]), &End = StartOf(E + 1, Other[1]);
+  // Each bound is copied into place and moved to epoch E there.
   for (const Interval &I : R.intervals()) {
     Interval &L = Out.emplace_back();
-    if (I.Lower.Value)
-      L.Lower = Bound{I.Lower.Value->withEpoch(E), I.Lower.Inclusive};
+    if (I.Lower.Value) {
+      L.Lower.Value.emplace(*I.Lower.Value).setEpoch(E);
+      L.Lower.Inclusive = I.Lower.Inclusive;
+    }
     // From the epoch's start; from -infinity where that is the least
     // version of all (epoch 0), as a set writes it.
-    if (!L.Lower.Value || *L.Lower.Value < Start)
-      L.Lower = Start.isMinimum() ? Bound{} : Bound{Start, true};
-    L.Upper = I.Upper.Value
-                  ? Bound{I.Upper.Value->withEpoch(E), I.Upper.Inclusive}
-                  : Bound{End, false};
+    if (!L.Lower.Value || *L.Lower.Value < Start) {
+      if (Start.isMinimum())
+        L.Lower = Bound{};
+      else {
+        L.Lower.Value.emplace(Start);
+        L.Lower.Inclusive = true;
+      }
+    }
+    if (I.Upper.Value) {
+      L.Upper.Value.emplace(*I.Upper.Value).setEpoch(E);
+      L.Upper.Inclusive = I.Upper.Inclusive;
+    } else {
+      L.Upper.Value.emplace(End);
+      L.Upper.Inclusive = false;
+    }
   }
 }
 
@@ -236,9 +249,12 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
     std::vector<Version> Out;
     Out.reserve(Rs.size() + WithBinary);
     for (const Release *R : Rs) {
-      Out.push_back(R->Ver.withEpoch(SourceEpoch));
-      if (Binaries && R->Prebuilt)
-        Out.push_back(R->Ver.withEpoch(PrebuiltEpoch));
+      Out.push_back(R->Ver);
+      Out.back().setEpoch(SourceEpoch);
+      if (Binaries && R->Prebuilt) {
+        Out.push_back(R->Ver);
+        Out.back().setEpoch(PrebuiltEpoch);
+      }
     }
     return Out;
   }

@@ -31,6 +31,13 @@ public:
   enum class PreKind : uint8_t { Alpha, Beta, RC };
 
   Version() = default;
+  Version(const Version &) = default;
+  Version &operator=(const Version &) = default;
+  // A move allocates nothing (the release is inline up to four segments,
+  // else its buffer is taken): noexcept, so that vectors of versions, and
+  // of what holds them, move rather than copy when they grow.
+  Version(Version &&) noexcept = default;
+  Version &operator=(Version &&) noexcept = default;
   /// A plain release version, e.g. Version({12, 8}).
   explicit Version(llvm::ArrayRef<uint64_t> Release);
   explicit Version(std::initializer_list<uint64_t> Release)
@@ -84,9 +91,13 @@ public:
   /// build strategy as an epoch; see core/plan/Resolver.cpp).
   Version withEpoch(uint64_t E) const {
     Version V = *this;
-    V.Epoch = E;
-    V.rekey();
+    V.setEpoch(E);
     return V;
+  }
+  /// Moves this version into epoch E (withEpoch without a copy).
+  void setEpoch(uint64_t E) {
+    Epoch = E;
+    rekey();
   }
 
   /// Canonical PEP 440 text ("1.5.0.post8", "2.11.0+cu128", "1!2.0").
