@@ -130,93 +130,155 @@ void renderText(const Resolution &R, raw_ostream &OS, bool Color) {
 
 namespace {
 
-/// A string value as llvm::json writes one (invalid UTF-8 repaired).
-void str(json::OStream &J, StringRef Key, StringRef Value) {
-  J.attribute(Key, json::Value(Value));
-}
+/// Writes the packages' array as json::OStream(OS, 2) writes it, byte for
+/// byte, from where the array starts at indentation \p Indent: a large
+/// resolution has thousands of packages and tens of thousands of strings,
+/// which OStream quotes a character at a time. A string that needs no
+/// escape (printable ASCII without '"' or '\') is written whole; any other
+/// goes through json::Value (invalid UTF-8 repaired first, as OStream does).
+class PackagesJson {
+public:
+  PackagesJson(raw_ostream &OS, unsigned Indent) : OS(OS), Indent(Indent) {}
 
-void strings(json::OStream &J, StringRef Key,
-             const std::vector<std::string> &Values) {
-  J.attributeArray(Key, [&] {
-    for (const std::string &V : Values)
-      J.value(json::Value(V));
-  });
-}
+  void array(function_ref<void()> Items) { nest('[', ']', Items); }
+  void object(function_ref<void()> Attributes) {
+    nest('{', '}', Attributes);
+  }
+  /// An element of the enclosing array: then its value.
+  void element() { next(); }
+  /// "Key": in the enclosing object; then its value.
+  void key(StringRef Key) {
+    next();
+    string(Key);
+    OS << ": ";
+  }
+  void string(StringRef S) {
+    if (all_of(S, [](char C) {
+          return C >= 0x20 && C < 0x7f && C != '"' && C != '\\';
+        }))
+      OS << '"' << S << '"';
+    else if (json::isUTF8(S))
+      OS << json::Value(S);
+    else
+      OS << json::Value(json::fixUTF8(S));
+  }
+  void null() { OS << "null"; }
+  void boolean(bool B) { OS << (B ? "true" : "false"); }
 
-void compiler(json::OStream &J, StringRef Key,
-              const std::optional<CompilerFacts> &C) {
-  J.attributeBegin(Key);
-  if (C)
-    J.object([&] {
-      if (C->ChosenBy.empty())
-        J.attribute("chosen_by", nullptr);
-      else
-        str(J, "chosen_by", C->ChosenBy);
-      str(J, "family", C->Family);
-      str(J, "path", C->Path);
-      str(J, "version", C->Ver.str());
+  // The shapes a package's object uses.
+  void attribute(StringRef Key, StringRef Value) {
+    key(Key);
+    string(Value);
+  }
+  void attributeOrNull(StringRef Key, const std::optional<std::string> &Value) {
+    key(Key);
+    Value ? string(*Value) : null();
+  }
+  void strings(StringRef Key, const std::vector<std::string> &Values) {
+    key(Key);
+    array([&] {
+      for (const std::string &V : Values) {
+        element();
+        string(V);
+      }
     });
-  else
-    J.value(nullptr);
-  J.attributeEnd();
+  }
+
+private:
+  raw_ostream &OS;
+  unsigned Indent;
+  /// Per open array or object: whether it holds a value yet.
+  SmallVector<bool, 8> HasValue;
+
+  void nest(char Open, char Close, function_ref<void()> Inside) {
+    OS << Open;
+    Indent += 2;
+    HasValue.push_back(false);
+    Inside();
+    Indent -= 2;
+    if (HasValue.back())
+      newline();
+    HasValue.pop_back();
+    OS << Close;
+  }
+  void next() {
+    if (HasValue.back())
+      OS << ',';
+    HasValue.back() = true;
+    newline();
+  }
+  void newline() {
+    OS << '\n';
+    OS.indent(Indent);
+  }
+};
+
+std::optional<std::string> nonEmpty(const std::string &S) {
+  return S.empty() ? std::nullopt : std::optional<std::string>(S);
+}
+
+void compiler(PackagesJson &J, StringRef Key,
+              const std::optional<CompilerFacts> &C) {
+  J.key(Key);
+  if (!C)
+    return J.null();
+  J.object([&] {
+    J.attributeOrNull("chosen_by", nonEmpty(C->ChosenBy));
+    J.attribute("family", C->Family);
+    J.attribute("path", C->Path);
+    J.attribute("version", C->Ver.str());
+  });
 }
 
 /// One package's object, its keys in the order llvm::json prints an
 /// Object's (sorted): the same bytes as building the Object and printing it.
-void writePackage(json::OStream &J, const PackageResolution &P) {
+void writePackage(PackagesJson &J, const PackageResolution &P) {
   J.object([&] {
-    strings(J, "archs", P.Archs);
-    J.attribute("archs_known", !P.ArchsUnknown);
-    strings(J, "because", P.Because);
+    J.strings("archs", P.Archs);
+    J.key("archs_known");
+    J.boolean(!P.ArchsUnknown);
+    J.strings("because", P.Because);
     compiler(J, "compiler", P.Compiler);
     std::string Explanation;
     for (size_t I = 0; I < P.Because.size(); ++I)
       Explanation += (I == 0 ? "because " : "\nand ") + P.Because[I];
-    str(J, "explanation", Explanation);
-    J.attributeBegin("fallback");
+    J.attribute("explanation", Explanation);
+    J.key("fallback");
     if (P.Fallback)
       J.object([&] {
         // As an Object holds them: sorted, the last of a repeated name.
         std::map<std::string, std::string> Env;
         for (const auto &[K, V] : P.Fallback->Env)
           Env[K] = V;
-        J.attributeObject("env", [&] {
+        J.key("env");
+        J.object([&] {
           for (const auto &[K, V] : Env)
-            str(J, K, V);
+            J.attribute(K, V);
         });
-        str(J, "impact", P.Fallback->Impact);
-        str(J, "name", P.Fallback->Name);
-        str(J, "summary", P.Fallback->Summary);
+        J.attribute("impact", P.Fallback->Impact);
+        J.attribute("name", P.Fallback->Name);
+        J.attribute("summary", P.Fallback->Summary);
       });
     else
-      J.value(nullptr);
-    J.attributeEnd();
-    strings(J, "hints", P.Hints);
-    str(J, "name", P.Name);
-    strings(J, "not_chosen", P.NotChosen);
-    if (P.NotPreferred.empty())
-      J.attribute("not_preferred", nullptr);
-    else
-      str(J, "not_preferred", P.NotPreferred);
-    J.attributeBegin("nvcc");
+      J.null();
+    J.strings("hints", P.Hints);
+    J.attribute("name", P.Name);
+    J.strings("not_chosen", P.NotChosen);
+    J.attributeOrNull("not_preferred", nonEmpty(P.NotPreferred));
+    J.key("nvcc");
     if (P.Nvcc)
       J.object([&] {
-        str(J, "path", P.Nvcc->Path);
-        str(J, "version", P.Nvcc->Ver.str());
+        J.attribute("path", P.Nvcc->Path);
+        J.attribute("version", P.Nvcc->Ver.str());
       });
     else
-      J.value(nullptr);
-    J.attributeEnd();
-    if (P.PrebuiltUrl)
-      str(J, "prebuilt_url", *P.PrebuiltUrl);
-    else
-      J.attribute("prebuilt_url", nullptr);
-    J.attribute("requested", P.Requested);
-    str(J, "strategy", strategyName(P.How));
-    if (P.Ver)
-      str(J, "version", P.Ver->str());
-    else
-      J.attribute("version", nullptr);
+      J.null();
+    J.attributeOrNull("prebuilt_url", P.PrebuiltUrl);
+    J.key("requested");
+    J.boolean(P.Requested);
+    J.attribute("strategy", strategyName(P.How));
+    J.attributeOrNull("version", P.Ver ? std::optional<std::string>(P.Ver->str())
+                                       : std::nullopt);
   });
 }
 
@@ -231,13 +293,21 @@ void printJson(raw_ostream &OS, const json::Value &Doc, const Resolution &R) {
   json::OStream J(OS, 2);
   J.object([&] {
     for (StringRef K : Keys) {
-      if (K == "packages")
-        J.attributeArray(K, [&] {
-          for (const PackageResolution &P : R.Packages)
-            writePackage(J, P);
+      if (K == "packages") {
+        J.attributeBegin(K);
+        J.rawValue([&](raw_ostream &Out) {
+          PackagesJson P(Out, /*Indent=*/2);
+          P.array([&] {
+            for (const PackageResolution &Pkg : R.Packages) {
+              P.element();
+              writePackage(P, Pkg);
+            }
+          });
         });
-      else
+        J.attributeEnd();
+      } else {
         J.attribute(K, *O.get(K));
+      }
     }
   });
 }

@@ -98,4 +98,55 @@ TEST(ResolveJson, PackagesPrintAsTheWholeDocumentWould) {
   EXPECT_EQ(B.size(), P.size());
 }
 
+// Strings that need escapes, or repair, print as llvm::json prints them
+// (plain ones are written whole, the others through json::Value).
+TEST(ResolveJson, EscapedAndRepairedStringsPrintAsLlvmJsonDoes) {
+  Resolution R;
+  PackageResolution P;
+  P.Name = "a\\b\"c\x01\x7f\r\td";
+  P.Because = {"bad \xff byte", "caf\u00e9 \u2014 ok", ""};
+  ChosenFallback FB;
+  FB.Name = "f";
+  FB.Env = {{"K\"\n", "v\\"}, {"\xc3", "\x1f"}};
+  P.Fallback = FB;
+  R.Packages = {P};
+  Facts F;
+  llvm::json::Value Doc = renderJson(R, F);
+  std::string Printed;
+  llvm::raw_string_ostream OS(Printed);
+  printJson(OS, Doc, R);
+  OS.flush();
+
+  // What llvm::json writes for the same package built as a Value.
+  llvm::json::Object Env;
+  for (const auto &[K, V] : FB.Env)
+    Env[llvm::json::fixUTF8(K)] = llvm::json::fixUTF8(V);
+  llvm::json::Array Because;
+  for (const std::string &B : P.Because)
+    Because.push_back(llvm::json::fixUTF8(B));
+  std::string Expected =
+      llvm::formatv("{0:2}",
+                    llvm::json::Value(llvm::json::Object{
+                        {"name", P.Name},
+                        {"because", std::move(Because)},
+                        {"fallback", llvm::json::Object{{"env", std::move(Env)}}}}))
+          .str();
+  llvm::Expected<llvm::json::Value> Back = llvm::json::parse(Printed);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError()) << Printed;
+  const llvm::json::Object &Got = *(*Back->getAsObject()->getArray("packages"))[0].getAsObject();
+  llvm::json::Object Picked{
+      {"name", *Got.get("name")},
+      {"because", *Got.get("because")},
+      {"fallback", llvm::json::Object{{"env", *Got.getObject("fallback")->get("env")}}}};
+  EXPECT_EQ(llvm::formatv("{0:2}", llvm::json::Value(std::move(Picked))).str(),
+            Expected);
+  // The escapes themselves, as written.
+  EXPECT_NE(Printed.find(R"("name": "a\\b\"c\u0001)" "\x7f" R"(\r\td")"),
+            std::string::npos)
+      << Printed;
+  EXPECT_NE(Printed.find("\"bad \xef\xbf\xbd byte\""), std::string::npos);
+  EXPECT_NE(Printed.find(R"("K\"\n": "v\\")"), std::string::npos);
+  EXPECT_NE(Printed.find("\"\xef\xbf\xbd\": \"\\u001f\""), std::string::npos);
+}
+
 } // namespace
