@@ -231,6 +231,10 @@ private:
 
   /// The id of Package, interning it on first sight.
   PackageId id(const P &Package) {
+    // Looked up first: emplace would build a node (a copy of the name)
+    // only to free it for a package already known, which most are.
+    if (auto Known = Ids.find(Package); Known != Ids.end())
+      return Known->second;
     auto [It, Inserted] = Ids.emplace(Package, PackageId(Names.size()));
     if (Inserted) {
       Names.push_back(Package);
