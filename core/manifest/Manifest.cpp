@@ -5,6 +5,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cassert>
+#include <mutex>
+
 using namespace llvm;
 
 namespace cudadeps {
@@ -133,10 +136,92 @@ RequirementMap Package::requirementsFor(const Release &R) const {
 }
 
 const Release *Package::findRelease(const Version &V) const {
-  for (const Release &R : Releases)
-    if (R.Ver == V)
-      return &R;
+  return Releases.find(V);
+}
+
+namespace {
+/// First reads of kept releases: rare (a few per package) and short.
+std::mutex &keptReleaseLock() {
+  static std::mutex Lock;
+  return Lock;
+}
+} // namespace
+
+ReleaseList::ReleaseList(const ReleaseList &O) {
+  Items.reserve(O.size());
+  for (size_t I = 0; I < O.size(); ++I)
+    Items.push_back(O[I]);
+}
+
+ReleaseList &ReleaseList::operator=(const ReleaseList &O) {
+  if (this != &O)
+    *this = ReleaseList(O);
+  return *this;
+}
+
+ReleaseList::~ReleaseList() = default;
+
+ReleaseList::KeptReleases::~KeptReleases() {
+  for (size_t I = 0; I < Versions.size(); ++I)
+    delete Decoded[I].load(std::memory_order_relaxed);
+}
+
+const Release *ReleaseList::find(const Version &V) const {
+  for (size_t I = 0; I < size(); ++I)
+    if (version(I) == V)
+      return &(*this)[I];
   return nullptr;
+}
+
+void ReleaseList::keep(std::vector<Version> Versions,
+                       std::vector<StringRef> Bytes,
+                       std::shared_ptr<const void> Owner, SourcePath File,
+                       SourcePath CacheFile, DecodeFn Decode) {
+  assert(Versions.size() == Bytes.size());
+  Items.clear();
+  auto K = std::make_unique<KeptReleases>();
+  K->Decoded = std::make_unique<std::atomic<Release *>[]>(Versions.size());
+  for (size_t I = 0; I < Versions.size(); ++I)
+    K->Decoded[I].store(nullptr, std::memory_order_relaxed);
+  K->Versions = std::move(Versions);
+  K->Bytes = std::move(Bytes);
+  K->Owner = std::move(Owner);
+  K->File = std::move(File);
+  K->CacheFile = std::move(CacheFile);
+  K->Decode = Decode;
+  Kept = std::move(K);
+}
+
+bool ReleaseList::isEncoded(size_t I) const {
+  return Kept && !Kept->Decoded[I].load(std::memory_order_acquire);
+}
+
+const Release &ReleaseList::keptAt(size_t I) const {
+  assert(I < Kept->Versions.size() && "release index out of range");
+  if (Release *R = Kept->Decoded[I].load(std::memory_order_acquire))
+    return *R;
+  std::lock_guard<std::mutex> Lock(keptReleaseLock());
+  if (Release *R = Kept->Decoded[I].load(std::memory_order_relaxed))
+    return *R; // another thread decoded it meanwhile
+  auto R = std::make_unique<Release>();
+  R->Ver = Kept->Versions[I];
+  if (!Kept->Decode(Kept->Bytes[I], Kept->File, Kept->CacheFile, Kept->Owner,
+                    *R))
+    detail::deferredDecodeFailed(Kept->File, Kept->CacheFile);
+  Kept->Decoded[I].store(R.get(), std::memory_order_release);
+  return *R.release();
+}
+
+std::vector<Release> &ReleaseList::all() {
+  if (Kept) [[unlikely]] {
+    std::vector<Release> Out;
+    Out.reserve(Kept->Versions.size());
+    for (size_t I = 0; I < Kept->Versions.size(); ++I)
+      Out.push_back(std::move(const_cast<Release &>(keptAt(I))));
+    Kept.reset();
+    Items = std::move(Out);
+  }
+  return Items;
 }
 
 const Located &Package::tagTemplateFor(const Release &R) const {

@@ -22,7 +22,11 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <atomic>
+#include <compare>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -152,6 +156,124 @@ struct Release {
   Boxed<PrebuiltMatrix> Prebuilt; // absent from most releases
 };
 
+/// A package's releases, in file order: a vector of Release, except that
+/// from the load cache each release's version is decoded at once and the
+/// rest of it when the release is first read. A solve lists the versions of
+/// every release of each package it weighs and reads a few of them; the
+/// rest of a release (its text, locations, requirements, archs) was most of
+/// what decoding a large registry cost, and of its memory. version(I) and
+/// find() read only versions. Reading is const and safe from several
+/// threads; anything that changes the list, or reads it through a non-const
+/// reference, decodes every release first.
+class ReleaseList {
+public:
+  /// Decodes Bytes (what the codec wrote after a release's version) into
+  /// Out, whose Ver is already set; false when they do not decode.
+  using DecodeFn = bool (*)(llvm::StringRef Bytes, const SourcePath &File,
+                            const SourcePath &CacheFile,
+                            const std::shared_ptr<const void> &Owner,
+                            Release &Out);
+
+  ReleaseList() = default;
+  ReleaseList(const ReleaseList &O);
+  ReleaseList &operator=(const ReleaseList &O);
+  ReleaseList(ReleaseList &&O) noexcept = default;
+  ReleaseList &operator=(ReleaseList &&O) noexcept = default;
+  ~ReleaseList();
+
+  size_t size() const { return Kept ? Kept->Versions.size() : Items.size(); }
+  bool empty() const { return size() == 0; }
+  /// Release I's version, without decoding the rest of it.
+  const Version &version(size_t I) const {
+    return Kept ? Kept->Versions[I] : Items[I].Ver;
+  }
+  /// The release with version V (compared as Release::Ver is), or null;
+  /// only that release is decoded.
+  const Release *find(const Version &V) const;
+
+  const Release &operator[](size_t I) const {
+    return Kept ? keptAt(I) : Items[I];
+  }
+  Release &operator[](size_t I) { return all()[I]; }
+  const Release &front() const { return (*this)[0]; }
+  const Release &back() const { return (*this)[size() - 1]; }
+  Release &front() { return all().front(); }
+  Release &back() { return all().back(); }
+  void reserve(size_t N) { all().reserve(N); }
+  void push_back(Release R) { all().push_back(std::move(R)); }
+  void clear() {
+    Kept.reset();
+    Items.clear();
+  }
+
+  template <class L, class R> class Iter {
+  public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = Release;
+    using difference_type = std::ptrdiff_t;
+    using pointer = R *;
+    using reference = R &;
+    Iter() = default;
+    Iter(L *List, size_t I) : List(List), I(I) {}
+    R &operator*() const { return (*List)[I]; }
+    R *operator->() const { return &(*List)[I]; }
+    R &operator[](difference_type N) const { return (*List)[I + N]; }
+    Iter &operator++() { return ++I, *this; }
+    Iter operator++(int) { return Iter(List, I++); }
+    Iter &operator--() { return --I, *this; }
+    Iter operator--(int) { return Iter(List, I--); }
+    Iter &operator+=(difference_type N) { return I += N, *this; }
+    Iter &operator-=(difference_type N) { return I -= N, *this; }
+    Iter operator+(difference_type N) const { return Iter(List, I + N); }
+    Iter operator-(difference_type N) const { return Iter(List, I - N); }
+    difference_type operator-(const Iter &O) const {
+      return difference_type(I) - difference_type(O.I);
+    }
+    bool operator==(const Iter &O) const { return I == O.I; }
+    auto operator<=>(const Iter &O) const { return I <=> O.I; }
+
+  private:
+    L *List = nullptr;
+    size_t I = 0;
+  };
+  using const_iterator = Iter<const ReleaseList, const Release>;
+  using iterator = Iter<ReleaseList, Release>;
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size()}; }
+  iterator begin() {
+    all();
+    return {this, 0};
+  }
+  iterator end() { return {this, all().size()}; }
+
+  /// Keeps each release as its version and the bytes of the rest (views
+  /// into what Owner keeps alive), decoded by Decode when first read.
+  void keep(std::vector<Version> Versions, std::vector<llvm::StringRef> Bytes,
+            std::shared_ptr<const void> Owner, SourcePath File,
+            SourcePath CacheFile, DecodeFn Decode);
+  /// Whether release I is still kept as bytes (for tests).
+  bool isEncoded(size_t I) const;
+
+private:
+  struct KeptReleases {
+    std::vector<Version> Versions;
+    std::vector<llvm::StringRef> Bytes;
+    /// Per release: decoded, or null while it is bytes.
+    std::unique_ptr<std::atomic<Release *>[]> Decoded;
+    std::shared_ptr<const void> Owner;
+    SourcePath File, CacheFile;
+    DecodeFn Decode = nullptr;
+    ~KeptReleases();
+  };
+
+  std::vector<Release> Items;        // every release, when none is kept
+  std::unique_ptr<KeptReleases> Kept; // else this
+
+  const Release &keptAt(size_t I) const;
+  /// Every release decoded into Items (Kept dropped), for a change.
+  std::vector<Release> &all();
+};
+
 enum class BuildKind { TorchExtension, Python, CMake, Command };
 
 /// "torch-extension", "python", "cmake", "command".
@@ -192,7 +314,7 @@ struct Package {
   SourceLocation KindLoc;
   RequirementMap Requires;      // [requires], for every release
   ExtrasMap Extras;             // [extras.NAME], for every release
-  std::vector<Release> Releases; // in file order
+  ReleaseList Releases;         // in file order
   BuildSpec Build;              // [build]
   std::optional<Located> PrebuiltUrl; // [prebuilt] url template
   std::vector<Fallback> Fallbacks;

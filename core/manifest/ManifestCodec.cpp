@@ -2,6 +2,8 @@
 
 #include "core/support/BinaryCodec.h"
 
+#include <utility>
+
 namespace cudadeps {
 
 // A field added to one of these structs must be added to its list below
@@ -12,8 +14,8 @@ static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 144 &&
                   sizeof(MatrixExclude) == 152 &&
                   sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 320 &&
                   sizeof(BuildSpec) == 136 && sizeof(Fallback) == 208 &&
-                  sizeof(Package) == 560 && sizeof(Project) == 160 &&
-                  sizeof(Manifest) == 824 && sizeof(Diagnostic) == 120 &&
+                  sizeof(Package) == 568 && sizeof(Project) == 160 &&
+                  sizeof(Manifest) == 832 && sizeof(Diagnostic) == 120 &&
                   sizeof(SourceLocation) == 16 && sizeof(Version) == 112 &&
                   sizeof(Bound) == 128 && sizeof(VersionSet) == 24,
               "a manifest struct changed: update its field list here");
@@ -35,9 +37,63 @@ template <class C> void fields(C &Cd, MatrixExclude &X) {
 template <class C> void fields(C &Cd, PrebuiltMatrix &X) {
   Cd(static_cast<MatrixDims &>(X), X.Exclude, X.Tag, X.Loc);
 }
-template <class C> void fields(C &Cd, Release &X) {
-  Cd(X.Ver, X.VersionText, X.Loc, X.Tag, X.Commit, X.Source, X.Requires,
-     X.Extras, X.Archs, X.Prebuilt);
+/// A release but its version (ReleaseList keeps these bytes undecoded).
+template <class C> void bodyFields(C &Cd, Release &X) {
+  Cd(X.VersionText, X.Loc, X.Tag, X.Commit, X.Source, X.Requires, X.Extras,
+     X.Archs, X.Prebuilt);
+}
+
+static bool decodeBody(llvm::StringRef Bytes, const SourcePath &File,
+                       const SourcePath &CacheFile,
+                       const std::shared_ptr<const void> &Owner, Release &Out) {
+  // Its requirements stay bytes until read, as they would have.
+  BinaryDecoder D = BinaryDecoder::deferring(Owner, Bytes, File, CacheFile);
+  bodyFields(D, Out);
+  return D.ok();
+}
+
+/// Each release as its version and the bytes of the rest. A deferring
+/// decoder keeps those bytes for the release's first read; any other
+/// decodes them now.
+template <class C> void codec(C &Cd, ReleaseList &X) {
+  if constexpr (C::Decoding) {
+    size_t N = Cd.count();
+    std::vector<Version> Versions;
+    std::vector<llvm::StringRef> Bytes;
+    Versions.reserve(N);
+    Bytes.reserve(N);
+    for (size_t I = 0; I < N && Cd.remaining(); ++I) {
+      codec(Cd, Versions.emplace_back());
+      Bytes.push_back(Cd.bytes());
+    }
+    if (Versions.size() < N)
+      return (void)Cd.fail(); // ran out of bytes
+    if (Cd.owner()) {
+      X.keep(std::move(Versions), std::move(Bytes), Cd.owner(), Cd.file(),
+             Cd.cacheFile(), decodeBody);
+      return;
+    }
+    X.clear();
+    X.reserve(N);
+    for (size_t I = 0; I < N; ++I) {
+      Release R;
+      R.Ver = std::move(Versions[I]);
+      BinaryDecoder Inner(Bytes[I], Cd.file());
+      bodyFields(Inner, R);
+      if (!Inner.ok())
+        return (void)Cd.fail();
+      X.push_back(std::move(R));
+    }
+  } else {
+    Cd.varint(X.size());
+    for (size_t I = 0; I < X.size(); ++I) {
+      Release &R = const_cast<Release &>(std::as_const(X)[I]);
+      codec(Cd, R.Ver);
+      BinaryEncoder Inner(Cd.file());
+      bodyFields(Inner, R);
+      Cd.bytes(Inner.take());
+    }
+  }
 }
 template <class C> void fields(C &Cd, BuildSpec &X) {
   Cd(X.Command, X.CMakeArgs, X.Env, X.Submodules, X.MemoryPerJobGib, X.Loc);

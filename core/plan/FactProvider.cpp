@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <numeric>
 #include <set>
 
 using namespace llvm;
@@ -233,26 +234,29 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
   if (auto [Base, Extra] = splitExtra(P); !Extra.empty() && Lookup(Base))
     return versions(Base.str());
   if (const Package *Pkg = Lookup(P)) {
-    std::vector<const Release *> Rs;
-    Rs.reserve(Pkg->Releases.size());
-    for (const Release &R : Pkg->Releases)
-      Rs.push_back(&R);
-    stable_sort(
-        Rs, [](const Release *A, const Release *B) { return B->Ver < A->Ver; });
+    // Newest first, by the releases' versions alone (a release from the
+    // load cache is decoded only where it is read).
+    const ReleaseList &Rs = Pkg->Releases;
+    std::vector<size_t> Order(Rs.size());
+    std::iota(Order.begin(), Order.end(), size_t(0));
+    stable_sort(Order, [&](size_t A, size_t B) {
+      return Rs.version(B) < Rs.version(A);
+    });
     // A release from source, and as a binary where it has one (not for a
     // pure-Python package).
     bool Binaries = Pkg->Kind != BuildKind::Python;
     size_t WithBinary =
-        Binaries ? llvm::count_if(
-                       Rs, [](const Release *R) { return bool(R->Prebuilt); })
+        Binaries ? llvm::count_if(Rs, [](const Release &R) {
+          return bool(R.Prebuilt);
+        })
                  : 0;
     std::vector<Version> Out;
     Out.reserve(Rs.size() + WithBinary);
-    for (const Release *R : Rs) {
-      Out.push_back(R->Ver);
+    for (size_t I : Order) {
+      Out.push_back(Rs.version(I));
       Out.back().setEpoch(SourceEpoch);
-      if (Binaries && R->Prebuilt) {
-        Out.push_back(R->Ver);
+      if (Binaries && Rs[I].Prebuilt) {
+        Out.push_back(Rs.version(I));
         Out.back().setEpoch(PrebuiltEpoch);
       }
     }

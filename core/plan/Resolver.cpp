@@ -144,9 +144,10 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
   // Releases of a package in one strategy, oldest first.
   auto ReleasesOf = [](const Package &Pkg, uint64_t Epoch) {
     std::vector<Version> Out;
-    for (const Release &R : Pkg.Releases)
-      if (Epoch == SourceEpoch || (R.Prebuilt && Pkg.Kind != BuildKind::Python))
-        Out.push_back(R.Ver);
+    for (size_t I = 0; I < Pkg.Releases.size(); ++I)
+      if (Epoch == SourceEpoch ||
+          (Pkg.Kind != BuildKind::Python && Pkg.Releases[I].Prebuilt))
+        Out.push_back(Pkg.Releases.version(I));
     stable_sort(Out);
     return Out;
   };
@@ -825,9 +826,13 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
         }
       // Not the newest release from source: say why.
       const Release *Newest = nullptr;
-      for (const Release &R : Pkg->Releases)
-        if (!Newest || Newest->Ver < R.Ver)
-          Newest = &R;
+      if (!Pkg->Releases.empty()) {
+        size_t N = 0; // by versions alone: only the newest is read
+        for (size_t I = 1; I < Pkg->Releases.size(); ++I)
+          if (Pkg->Releases.version(N) < Pkg->Releases.version(I))
+            N = I;
+        Newest = &Pkg->Releases[N];
+      }
       bool Preferred = Newest == Rel && V.epoch() == SourceEpoch;
       // A package another chosen release pins below its newest (fla 0.5.0
       // needs fla-core ==0.5.0) is older because of that release, whose

@@ -28,7 +28,8 @@ constexpr StringRef Magic = "cudadeps load cache\n";
 /// Bumped when the layout of the file or of any cached struct changes.
 /// 2: a Version is a flags value, its release and only the parts present.
 /// 3: a release's requirements are their own bytes (kept until read).
-constexpr uint64_t FormatVersion = 3;
+/// 4: a release is its version and the bytes of the rest (kept until read).
+constexpr uint64_t FormatVersion = 4;
 
 uint64_t nanoseconds(const struct timespec &T) {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);

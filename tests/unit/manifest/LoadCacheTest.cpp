@@ -17,6 +17,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <thread>
+#include <utility>
+
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <sys/time.h>
@@ -178,6 +181,65 @@ TEST_F(LoadCacheTest, AReleasesRequirementsAreDecodedWhenFirstRead) {
   EXPECT_EQ(Dep.Loc.File, Reg + "/a.toml");
   EXPECT_EQ(Dep.Loc.Line, 8u);
   EXPECT_EQ(Copy.Pkg->Releases.front().Requires.at("dep").Text, ">=1.0,<2");
+}
+
+TEST_F(LoadCacheTest, AReleaseIsDecodedWhenFirstReadItsVersionAtOnce) {
+  std::string Text = "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n";
+  for (const char *V : {"1.0", "3.0", "2.0"})
+    Text += std::string("[[release]]\nversion = \"") + V +
+            "\"\n[release.requires]\ndep = \">=" + V + "\"\n";
+  write("a.toml", Text);
+  ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
+  Registry R({Reg}, Cache);
+  llvm::Expected<const Manifest *> M = R.find("a");
+  ASSERT_TRUE(M && *M);
+  EXPECT_EQ(R.parsedCount(), 0u);
+  const ReleaseList &Rels = (*M)->Pkg->Releases;
+  ASSERT_EQ(Rels.size(), 3u);
+  for (size_t I = 0; I < 3; ++I)
+    EXPECT_TRUE(Rels.isEncoded(I)) << I;
+  // Versions without decoding anything.
+  EXPECT_EQ(Rels.version(1).str(), "3.0");
+  EXPECT_EQ(Rels.version(2).str(), "2.0");
+  EXPECT_TRUE(Rels.isEncoded(1));
+  // Finding a release decodes that one only.
+  const Release *Two = (*M)->Pkg->findRelease(Rels.version(2));
+  ASSERT_TRUE(Two);
+  EXPECT_FALSE(Rels.isEncoded(2));
+  EXPECT_TRUE(Rels.isEncoded(0) && Rels.isEncoded(1));
+  EXPECT_EQ(Two->VersionText, "2.0");
+  EXPECT_EQ(Two->Loc.Line, 14u); // its `version` value
+  EXPECT_EQ(Two->Requires.at("dep").Text, ">=2.0");
+  EXPECT_EQ(&Rels[2], Two); // decoded once
+  EXPECT_FALSE((*M)->Pkg->findRelease(Version({4})));
+  // Readers on several threads get the one decoded release.
+  std::vector<const Release *> Seen(8);
+  std::vector<std::thread> Threads;
+  for (size_t I = 0; I < Seen.size(); ++I)
+    Threads.emplace_back([&, I] { Seen[I] = &Rels[1]; });
+  for (std::thread &Th : Threads)
+    Th.join();
+  for (const Release *S : Seen)
+    EXPECT_EQ(S, Seen[0]);
+  EXPECT_EQ(Seen[0]->VersionText, "3.0");
+  // A copy is decoded whole, and the same as the parsed manifest.
+  Manifest Copy = **M;
+  llvm::Expected<Manifest> Parsed = loadManifest(Reg + "/a.toml");
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  ASSERT_EQ(Copy.Pkg->Releases.size(), 3u);
+  for (size_t I = 0; I < 3; ++I) {
+    const Release &C = std::as_const(Copy.Pkg->Releases)[I];
+    const Release &P = std::as_const(Parsed->Pkg->Releases)[I];
+    EXPECT_FALSE(Copy.Pkg->Releases.isEncoded(I));
+    EXPECT_EQ(C.Ver, P.Ver);
+    EXPECT_EQ(C.VersionText, P.VersionText);
+    EXPECT_EQ(C.Loc.Line, P.Loc.Line);
+    EXPECT_EQ(C.Requires.at("dep").Text, P.Requires.at("dep").Text);
+  }
+  // A change through a non-const list decodes the rest first.
+  Copy.Pkg->Releases.push_back(Release{});
+  EXPECT_EQ(Copy.Pkg->Releases.size(), 4u);
+  EXPECT_EQ(Copy.Pkg->Releases[1].VersionText, "3.0");
 }
 
 TEST_F(LoadCacheTest, KeptBytesThatDoNotDecodeStopTheCommand) {
