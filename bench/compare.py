@@ -22,6 +22,9 @@ solve alone (building their pool/provider is reported as "load").
 A solver that is not installed is reported as missing, not skipped silently.
 --baseline EXE adds another cudadeps executable (an earlier build), run right
 after --cudadeps on each problem, each with a warm load cache of its own.
+The solvers take turns: --repeat rounds, each solver once per round (the
+order turned by one each round), and the median of its rounds: the
+machine's speed drifts, and ratios should compare the same moments.
 """
 
 import argparse
@@ -226,16 +229,20 @@ def check(p, sol, expected):
     return "ok (the only solution)" if expected is not None else "ok (valid)"
 
 
-def run_cudadeps(exe, p, work, repeat, timeout, cache=None):
+def run_cudadeps(exe, p, work, repeat, timeout, cache=None, warm=True,
+                 exact_rss=True):
     """cache: a load and probe cache of this executable's own (then one
-    untimed run fills it first), else the caller's."""
-    project, facts, reg = P.write_cudadeps(p, work)
+    untimed run fills it first, unless warm is False: it was filled), else
+    the caller's. exact_rss: measure peak RSS with one more run. The
+    problem's files are in work already (P.write_cudadeps): writing them
+    again would make the next run of every executable parse them again."""
+    project, facts, reg = P.cudadeps_paths(work)
     argv = [exe, "resolve", project, "--facts", facts, "--registry", reg,
             "--format", "json"]
     env = None
     if cache:
         env = dict(os.environ, XDG_CACHE_HOME=cache)
-        if run_child(argv, timeout, env)[0] is None:
+        if warm and run_child(argv, timeout, env)[0] is None:
             return {"timeout": timeout, "rss": 0.0}
     times, rss, sol, code = [], 0.0, None, None
     for _ in range(repeat):
@@ -246,7 +253,7 @@ def run_cudadeps(exe, p, work, repeat, timeout, cache=None):
         rss = max(rss, peak)
         if code not in (0, 1):
             return {"error": "exit %d" % code, "rss": rss}
-    exact = peak_rss(argv, timeout, env)
+    exact = peak_rss(argv, timeout, env) if exact_rss else None
     if exact is not None:
         rss = exact
     doc = json.loads(out)
@@ -263,9 +270,10 @@ def run_cudadeps(exe, p, work, repeat, timeout, cache=None):
             "argv": argv}
 
 
-def run_inproc(which, py, p, work, repeat, timeout):
+def run_inproc(which, py, p, work, repeat, timeout, exact_rss=True):
     path = os.path.join(work, "problem.json")
-    save_problem(p, path)
+    if not os.path.exists(path):
+        save_problem(p, path)
     argv = [py, os.path.abspath(__file__), "--child", which, path]
     solves, loads, rss, last = [], [], 0.0, None
     for _ in range(repeat):
@@ -280,7 +288,7 @@ def run_inproc(which, py, p, work, repeat, timeout):
             return {"error": last["error"], "rss": rss}
         solves.append(last["solve"])
         loads.append(last["load"])
-    exact = peak_rss(argv, timeout)
+    exact = peak_rss(argv, timeout) if exact_rss else None
     if exact is not None:
         rss = exact
     return {"time": statistics.median(solves), "load": statistics.median(loads),
@@ -317,6 +325,20 @@ def available(which):
            "neither resolvelib nor pip's vendored copy is importable")
     _INTERPRETER[which] = (None, why + " by " + ", ".join(tried))
     return _INTERPRETER[which]
+
+
+def merge(runs):
+    """One result from a solver's rounds: the first timeout or error, else
+    the median time (and load), and the last round's peak RSS (measured
+    exactly) and solution."""
+    for r in runs:
+        if "timeout" in r or "error" in r:
+            return r
+    out = dict(runs[-1])  # its peak RSS is the exact one
+    out["time"] = statistics.median(r["time"] for r in runs)
+    if "load" in out:
+        out["load"] = statistics.median(r["load"] for r in runs)
+    return out
 
 
 def fmt_time(t):
@@ -378,19 +400,45 @@ def main():
         expected = p.unique if p.unique is not None else None
         print("\n%s (%d packages, roots %d)" % (p.name, len(p.packages),
                                                len(p.roots)))
+        # Round by round, each solver once per round (the machine's speed
+        # drifts: blocks of runs one solver after another would compare
+        # different moments), the order turned by one each round (a run
+        # after another warms or cools what the next one finds); the median
+        # of each solver's rounds.
+        if "cudadeps" in solvers or "baseline" in solvers:
+            P.write_cudadeps(p, work)
+        rounds = {}
+        for rnd in range(a.repeat):
+            last = rnd == a.repeat - 1
+            turn = rnd % len(solvers)
+            for s in solvers[turn:] + solvers[:turn]:
+                if any("timeout" in r or "error" in r
+                       for r in rounds.get(s, [])):
+                    continue
+                if s in ("cudadeps", "baseline"):
+                    exe = a.cudadeps if s == "cudadeps" else a.baseline
+                    cache = (os.path.join(work_root, "cache-" + s)
+                             if a.baseline else None)
+                    r = run_cudadeps(exe, p, work, 1, a.timeout, cache,
+                                     warm=rnd == 0 or not cache,
+                                     exact_rss=last)
+                else:
+                    py, what = available(s)
+                    if not py:
+                        rounds[s] = [{"missing": what}]
+                        continue
+                    r = run_inproc(s, py, p, work, 1, a.timeout,
+                                   exact_rss=last)
+                rounds.setdefault(s, []).append(r)
         results = {}
         for s in solvers:
-            if s in ("cudadeps", "baseline"):
-                exe = a.cudadeps if s == "cudadeps" else a.baseline
-                cache = (os.path.join(work_root, "cache-" + s)
-                         if a.baseline else None)
-                r = run_cudadeps(exe, p, work, a.repeat, a.timeout, cache)
-            else:
-                py, what = available(s)
-                if not py:
-                    print("  %-10s missing: %s" % (s, what))
-                    continue
-                r = run_inproc(s, py, p, work, a.repeat, a.timeout)
+            runs = rounds.get(s, [])
+            if not runs:
+                continue
+            if "missing" in runs[0]:
+                print("  %-10s missing: %s" % (s, runs[0]["missing"]))
+                continue
+            r = merge(runs)
             results[s] = r
             if "timeout" in r:
                 print("  %-10s TIMEOUT after %.0f s  peak RSS %.1f MiB" %

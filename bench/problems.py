@@ -197,10 +197,17 @@ def spec(lo, hi, top):
     return ",".join(parts) or "*"
 
 
+def cudadeps_paths(out_dir):
+    """Where write_cudadeps writes: (project, facts, registry)."""
+    return (os.path.join(out_dir, "cudadeps.toml"),
+            os.path.join(out_dir, "facts.toml"),
+            os.path.join(out_dir, "registry"))
+
+
 def write_cudadeps(p, out_dir):
     """Writes registry/*.toml (pure-Python packages: nothing to build, nothing
     to probe), project.toml and facts.toml; returns (project, facts, registry)."""
-    reg = os.path.join(out_dir, "registry")
+    project, facts, reg = cudadeps_paths(out_dir)
     os.makedirs(reg, exist_ok=True)
     top = max(max(vs) for vs in p.packages.values())
     top = max(top, p.versions)
@@ -220,14 +227,12 @@ def write_cudadeps(p, out_dir):
             lines.append("")
         with open(os.path.join(reg, name + ".toml"), "w") as f:
             f.write("\n".join(lines))
-    project = os.path.join(out_dir, "cudadeps.toml")
     with open(project, "w") as f:
         f.write('schema = 1\n[project]\nname = "bench"\nrequires = [\n')
         for d, lo, hi in p.roots:
             s = spec(lo, hi, top)
             f.write('  "%s%s",\n' % (d, "" if s == "*" else s))
         f.write("]\n")
-    facts = os.path.join(out_dir, "facts.toml")
     with open(facts, "w") as f:
         f.write('[platform]\nos = "linux"\narch = "x86_64"\n'
                 'cpus = 4\nmemory_gib = 16\n')
