@@ -79,7 +79,7 @@ SourceLocation entryLoc(const Manifest &M, const PrebuiltMatrix &Matrix,
 class Checker {
 public:
   Checker(const Manifest &M, const KnowledgeBase &KB)
-      : M(M), KB(KB), Diags(M.File, M.Text) {}
+      : M(M), KB(KB), Diags(M.File, M.Text.str()) {}
 
   void run();
 

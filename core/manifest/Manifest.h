@@ -17,6 +17,7 @@
 #include "core/support/Boxed.h"
 #include "core/support/Deferred.h"
 #include "core/support/Diagnostic.h"
+#include "core/support/SharedBytes.h"
 #include "core/version/Version.h"
 #include "core/version/VersionSet.h"
 
@@ -353,7 +354,10 @@ struct Project {
 
 struct Manifest {
   std::string File; // path as given to the loader ("<input>" for text)
-  std::string Text; // the source text, for diagnostics of later checks
+  /// The source text, for diagnostics of later checks. From the load cache
+  /// a view into the cache file (a large registry's texts are megabytes,
+  /// read only where a diagnostic quotes a line).
+  SharedBytes Text;
   std::optional<Package> Pkg;
   std::optional<Project> Proj;
   /// Warnings found while loading (an error makes loading fail instead).

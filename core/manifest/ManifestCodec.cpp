@@ -137,7 +137,7 @@ std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
 
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
-                       llvm::StringRef File, llvm::StringRef CacheFile) {
+                       llvm::StringRef File, const SourcePath &CacheFile) {
   llvm::StringRef Bytes = *Blob;
   return decodeManifestDeferred(std::move(Blob), Bytes, File, CacheFile);
 }
@@ -145,7 +145,7 @@ decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const void> Owner,
                        llvm::StringRef Blob, llvm::StringRef File,
-                       llvm::StringRef CacheFile) {
+                       const SourcePath &CacheFile) {
   return decodeWith(
       BinaryDecoder::deferring(std::move(Owner), Blob, File, CacheFile), File);
 }

@@ -34,12 +34,12 @@ std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
 /// decode end the command (Deferred.h).
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
-                       llvm::StringRef File, llvm::StringRef CacheFile);
+                       llvm::StringRef File, const SourcePath &CacheFile);
 /// The same for the bytes \p Blob that \p Owner keeps alive.
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const void> Owner,
                        llvm::StringRef Blob, llvm::StringRef File,
-                       llvm::StringRef CacheFile);
+                       const SourcePath &CacheFile);
 
 } // namespace cudadeps
 

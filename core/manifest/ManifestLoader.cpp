@@ -1140,7 +1140,7 @@ Expected<Manifest> parseManifest(StringRef Text, StringRef FileName) {
                           ")");
     return Diags.takeError();
   }
-  M.Text = Text.str();
+  M.Text = SharedBytes(Text.str());
   if (Text.trim().empty()) {
     Diags.error(1, 1, "manifest is empty",
                 "a manifest starts with 'schema = 1' and has a [package] or "
@@ -1233,7 +1233,7 @@ void lintMatrix(const Located &Url, const Release &R, const PrebuiltMatrix &M,
 } // namespace
 
 Error lintManifest(const Manifest &M) {
-  DiagnosticEngine Diags(M.File, M.Text);
+  DiagnosticEngine Diags(M.File, M.Text.str());
   auto Err = [&](const SourceLocation &L, const Twine &Msg,
                  StringRef Hint = {}) {
     Diags.error(L.Line ? L.Line : 1, L.Line ? L.Column : 1, Msg, Hint);

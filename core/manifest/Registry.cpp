@@ -65,7 +65,7 @@ struct Indexed {
 /// when first read); parsed again from its file if the blob does not decode
 /// (counted in \p Parsed).
 Expected<Manifest> materialize(Indexed &I, SharedBytes Blob,
-                               StringRef CacheFile, size_t &Parsed) {
+                               const SourcePath &CacheFile, size_t &Parsed) {
   if (I.Parsed)
     return std::move(*I.Parsed);
   if (std::optional<Manifest> M = decodeManifestDeferred(

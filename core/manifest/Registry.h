@@ -90,7 +90,7 @@ private:
     std::string Path;
     bool Indexed = false;
     std::map<std::string, Slot> ByName; // canonical name
-    std::string CacheFile; // the load cache file of the blobs
+    SourcePath CacheFile; // the load cache file of the blobs (made once)
   };
   llvm::Error index(Dir &D);
   llvm::Expected<const Manifest *> load(const Dir &D, const std::string &Key,

@@ -32,6 +32,9 @@ struct SharedBytes {
   }
   SharedBytes(std::shared_ptr<const void> Owner, llvm::StringRef Bytes)
       : Owner(std::move(Owner)), Bytes(Bytes) {}
+
+  operator llvm::StringRef() const { return Bytes; }
+  std::string str() const { return Bytes.str(); }
 };
 
 } // namespace cudadeps

@@ -138,7 +138,7 @@ TEST_F(LoadCacheTest, ACachedManifestIsTheParsedOne) {
     for (size_t I = 0; I < A->size(); ++I) {
       const Manifest &P = *(*A)[I], &C = *(*B)[I];
       EXPECT_EQ(P.File, C.File);
-      EXPECT_EQ(P.Text, C.Text);
+      EXPECT_EQ(llvm::StringRef(P.Text), llvm::StringRef(C.Text));
       EXPECT_EQ(encodeManifest(P), encodeManifest(C)) << P.File;
       ASSERT_TRUE(C.Pkg);
       EXPECT_EQ(C.Pkg->NameLoc.File, P.File);
