@@ -268,10 +268,7 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
   return {};
 }
 
-/// The entries of Pkg.requirementsFor(Rel), in its (key) order, without
-/// building the merged map: the package's requirements with the release's
-/// own in place of those it names.
-static std::vector<std::pair<StringRef, const Requirement *>>
+std::vector<std::pair<StringRef, const Requirement *>>
 requirementsOf(const Package &Pkg, const Release &Rel) {
   std::vector<std::pair<StringRef, const Requirement *>> Out;
   Out.reserve(Pkg.Requires.size() + Rel.Requires.size());

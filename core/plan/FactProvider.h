@@ -220,6 +220,12 @@ private:
   std::map<std::string, VersionSet> RootPins;
 };
 
+/// The entries of Pkg.requirementsFor(Rel), in its (key) order, without
+/// building the merged map: the package's requirements with the release's
+/// own in place of those it names (views of the package's own).
+std::vector<std::pair<llvm::StringRef, const Requirement *>>
+requirementsOf(const Package &Pkg, const Release &Rel);
+
 } // namespace cudadeps
 
 #endif

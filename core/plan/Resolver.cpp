@@ -595,7 +595,7 @@ struct ChosenRequirement {
   std::string By;
   const Package *Pkg;
   const Release *Rel;
-  Requirement Req;
+  const Requirement *Req; // the manifest's own (it outlives the resolve)
 };
 
 /// For each package, the requirements the solution's releases put on it, in
@@ -609,8 +609,8 @@ requirementsOnEach(const std::map<std::string, Version> &Sol,
     const Release *ORel = OP ? OP->findRelease(OV.withEpoch(0)) : nullptr;
     if (!ORel)
       continue;
-    for (auto &[Key, R] : OP->requirementsFor(*ORel))
-      Out[Key].push_back(ChosenRequirement{Other, OP, ORel, R});
+    for (const auto &[Key, R] : requirementsOf(*OP, *ORel))
+      Out[Key.str()].push_back(ChosenRequirement{Other, OP, ORel, R});
   }
   return Out;
 }
@@ -844,10 +844,10 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
         auto On = RequiredBy->find(Name);
         if (On != RequiredBy->end())
           for (const ChosenRequirement &C : On->second) {
-            if (C.By == Name || C.Req.Range.contains(Newest->Ver))
+            if (C.By == Name || C.Req->Range.contains(Newest->Ver))
               continue;
             PinnedBy = C.Pkg->Name + " " + C.Rel->VersionText + " needs " +
-                       Name + " " + C.Req.Text;
+                       Name + " " + C.Req->Text;
             Parent = C.Pkg->Name;
             break;
           }
