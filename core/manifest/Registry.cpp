@@ -187,7 +187,7 @@ Error Registry::index(Dir &D) {
     return I.Entry < New.Files.size() ? New.Files[I.Entry].Blob : None;
   };
 
-  std::map<std::string, size_t> Seen;
+  StringMap<size_t> Seen; // the first file of each package
   for (size_t J = 0; J < Valid.size(); ++J) {
     auto [It, Inserted] = Seen.try_emplace(Valid[J].Key, J);
     if (Inserted)
