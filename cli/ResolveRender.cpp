@@ -141,9 +141,7 @@ public:
   PackagesJson(raw_ostream &OS, unsigned Indent) : OS(OS), Indent(Indent) {}
 
   void array(function_ref<void()> Items) { nest('[', ']', Items); }
-  void object(function_ref<void()> Attributes) {
-    nest('{', '}', Attributes);
-  }
+  void object(function_ref<void()> Attributes) { nest('{', '}', Attributes); }
   /// An element of the enclosing array: then its value.
   void element() { next(); }
   /// "Key": in the enclosing object; then its value.
@@ -277,8 +275,9 @@ void writePackage(PackagesJson &J, const PackageResolution &P) {
     J.key("requested");
     J.boolean(P.Requested);
     J.attribute("strategy", strategyName(P.How));
-    J.attributeOrNull("version", P.Ver ? std::optional<std::string>(P.Ver->str())
-                                       : std::nullopt);
+    J.attributeOrNull("version", P.Ver
+                                     ? std::optional<std::string>(P.Ver->str())
+                                     : std::nullopt);
   });
 }
 

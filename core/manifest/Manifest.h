@@ -267,7 +267,7 @@ private:
     ~KeptReleases();
   };
 
-  std::vector<Release> Items;        // every release, when none is kept
+  std::vector<Release> Items;         // every release, when none is kept
   std::unique_ptr<KeptReleases> Kept; // else this
 
   const Release &keptAt(size_t I) const;

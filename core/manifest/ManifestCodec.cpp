@@ -143,9 +143,8 @@ decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
 }
 
 std::optional<Manifest>
-decodeManifestDeferred(std::shared_ptr<const void> Owner,
-                       llvm::StringRef Blob, llvm::StringRef File,
-                       const SourcePath &CacheFile) {
+decodeManifestDeferred(std::shared_ptr<const void> Owner, llvm::StringRef Blob,
+                       llvm::StringRef File, const SourcePath &CacheFile) {
   return decodeWith(
       BinaryDecoder::deferring(std::move(Owner), Blob, File, CacheFile), File);
 }

@@ -29,17 +29,17 @@ std::optional<Manifest> decodeManifest(llvm::StringRef Blob,
 
 /// The same for a blob this build wrote into the load cache file
 /// \p CacheFile (its checksum and program identity matched): each
-/// release's requirements are kept as bytes and decoded when first read
-/// (\p Blob stays alive as long as any of them). Bytes that then do not
-/// decode end the command (Deferred.h).
+/// release but its version is kept as bytes and decoded when the release
+/// is first read (ReleaseList), and its requirements when they are first
+/// read (Deferred.h); the source text stays a view. \p Blob stays alive as
+/// long as any of them. Bytes that then do not decode end the command.
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
                        llvm::StringRef File, const SourcePath &CacheFile);
 /// The same for the bytes \p Blob that \p Owner keeps alive.
 std::optional<Manifest>
-decodeManifestDeferred(std::shared_ptr<const void> Owner,
-                       llvm::StringRef Blob, llvm::StringRef File,
-                       const SourcePath &CacheFile);
+decodeManifestDeferred(std::shared_ptr<const void> Owner, llvm::StringRef Blob,
+                       llvm::StringRef File, const SourcePath &CacheFile);
 
 } // namespace cudadeps
 

@@ -130,9 +130,9 @@ Error Registry::index(Dir &D) {
   for (size_t I = 0; I < Old.Files.size(); ++I)
     OldByName[Old.Files[I].Name] = I;
   // Files are identified relative to the directory, opened once.
-  int DirFd = Cache.enabled() ? ::open(D.Path.c_str(),
-                                       O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                              : -1;
+  int DirFd = Cache.enabled()
+                  ? ::open(D.Path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                  : -1;
   auto CloseDir = make_scope_exit([&] {
     if (DirFd >= 0)
       ::close(DirFd);

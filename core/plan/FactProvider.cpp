@@ -246,9 +246,8 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
     // pure-Python package).
     bool Binaries = Pkg->Kind != BuildKind::Python;
     size_t WithBinary =
-        Binaries ? llvm::count_if(Rs, [](const Release &R) {
-          return bool(R.Prebuilt);
-        })
+        Binaries ? llvm::count_if(
+                       Rs, [](const Release &R) { return bool(R.Prebuilt); })
                  : 0;
     std::vector<Version> Out;
     Out.reserve(Rs.size() + WithBinary);

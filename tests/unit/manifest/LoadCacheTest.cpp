@@ -184,7 +184,8 @@ TEST_F(LoadCacheTest, AReleasesRequirementsAreDecodedWhenFirstRead) {
 }
 
 TEST_F(LoadCacheTest, AReleaseIsDecodedWhenFirstReadItsVersionAtOnce) {
-  std::string Text = "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n";
+  std::string Text =
+      "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n";
   for (const char *V : {"1.0", "3.0", "2.0"})
     Text += std::string("[[release]]\nversion = \"") + V +
             "\"\n[release.requires]\ndep = \">=" + V + "\"\n";

@@ -125,23 +125,28 @@ TEST(ResolveJson, EscapedAndRepairedStringsPrintAsLlvmJsonDoes) {
   for (const std::string &B : P.Because)
     Because.push_back(llvm::json::fixUTF8(B));
   std::string Expected =
-      llvm::formatv("{0:2}",
-                    llvm::json::Value(llvm::json::Object{
-                        {"name", P.Name},
-                        {"because", std::move(Because)},
-                        {"fallback", llvm::json::Object{{"env", std::move(Env)}}}}))
+      llvm::formatv(
+          "{0:2}",
+          llvm::json::Value(llvm::json::Object{
+              {"name", P.Name},
+              {"because", std::move(Because)},
+              {"fallback", llvm::json::Object{{"env", std::move(Env)}}}}))
           .str();
   llvm::Expected<llvm::json::Value> Back = llvm::json::parse(Printed);
   ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError()) << Printed;
-  const llvm::json::Object &Got = *(*Back->getAsObject()->getArray("packages"))[0].getAsObject();
+  const llvm::json::Object &Got =
+      *(*Back->getAsObject()->getArray("packages"))[0].getAsObject();
   llvm::json::Object Picked{
       {"name", *Got.get("name")},
       {"because", *Got.get("because")},
-      {"fallback", llvm::json::Object{{"env", *Got.getObject("fallback")->get("env")}}}};
+      {"fallback",
+       llvm::json::Object{{"env", *Got.getObject("fallback")->get("env")}}}};
   EXPECT_EQ(llvm::formatv("{0:2}", llvm::json::Value(std::move(Picked))).str(),
             Expected);
   // The escapes themselves, as written.
-  EXPECT_NE(Printed.find(R"("name": "a\\b\"c\u0001)" "\x7f" R"(\r\td")"),
+  EXPECT_NE(Printed.find(R"("name": "a\\b\"c\u0001)"
+                         "\x7f"
+                         R"(\r\td")"),
             std::string::npos)
       << Printed;
   EXPECT_NE(Printed.find("\"bad \xef\xbf\xbd byte\""), std::string::npos);
