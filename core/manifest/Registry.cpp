@@ -229,11 +229,11 @@ Error Registry::index(Dir &D) {
   return Error::success();
 }
 
-Expected<const Manifest *> Registry::load(const Dir &D, const std::string &Key,
+Expected<const Manifest *> Registry::load(const Dir &D, StringRef Key,
                                           Slot &S) {
   if (S.Loaded)
     return S.Loaded;
-  Indexed I{S.File, Key, std::nullopt, 0};
+  Indexed I{S.File, Key.str(), std::nullopt, 0};
   Expected<Manifest> M =
       materialize(I, std::move(S.Blob), D.CacheFile, Parsed);
   S.Blob = SharedBytes();
@@ -251,7 +251,7 @@ Expected<const Manifest *> Registry::find(StringRef Name) {
       return E;
     auto It = D.ByName.find(Canonical);
     if (It != D.ByName.end())
-      return load(D, It->first, It->second);
+      return load(D, It->first(), It->second);
   }
   return nullptr;
 }
@@ -273,10 +273,20 @@ Expected<std::vector<const Manifest *>> Registry::all() {
   for (Dir &D : Dirs) {
     if (Error E = index(D))
       return E;
-    for (auto &[Name, S] : D.ByName) {
-      if (!Seen.emplace(Name, true).second)
+    // By name (a hash map lists them in no order).
+    std::vector<StringMapEntry<Slot> *> Sorted;
+    Sorted.reserve(D.ByName.size());
+    for (StringMapEntry<Slot> &E : D.ByName)
+      Sorted.push_back(&E);
+    llvm::sort(Sorted, [](const StringMapEntry<Slot> *A,
+                          const StringMapEntry<Slot> *B) {
+      return A->first() < B->first();
+    });
+    for (StringMapEntry<Slot> *E : Sorted) {
+      StringRef Name = E->first();
+      if (!Seen.emplace(Name.str(), true).second)
         continue;
-      Expected<const Manifest *> M = load(D, Name, S);
+      Expected<const Manifest *> M = load(D, Name, E->second);
       if (!M)
         return M.takeError();
       Out.push_back(*M);

@@ -27,6 +27,7 @@
 #include "core/support/SharedBytes.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -89,11 +90,11 @@ private:
   struct Dir {
     std::string Path;
     bool Indexed = false;
-    std::map<std::string, Slot> ByName; // canonical name
+    llvm::StringMap<Slot> ByName; // canonical name
     SourcePath CacheFile; // the load cache file of the blobs (made once)
   };
   llvm::Error index(Dir &D);
-  llvm::Expected<const Manifest *> load(const Dir &D, const std::string &Key,
+  llvm::Expected<const Manifest *> load(const Dir &D, llvm::StringRef Key,
                                         Slot &S);
 
   std::vector<std::string> DirPaths;

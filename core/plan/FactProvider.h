@@ -22,6 +22,7 @@
 #include "core/solver/PackageSolver.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
@@ -120,8 +121,12 @@ public:
     return exists(encoding::splitExtra(P).first);
   }
   /// Whether P names a manifest package (its manifest need not be loaded).
+  /// Remembered: every release's requirements ask it of their keys.
   bool exists(llvm::StringRef P) const {
-    return Exists ? Exists(P) : Lookup(P) != nullptr;
+    auto [It, New] = ExistsMemo.try_emplace(P, false);
+    if (New)
+      It->second = Exists ? Exists(P) : Lookup(P) != nullptr;
+    return It->second;
   }
   const Package *package(const std::string &P) const { return Lookup(P); }
 
@@ -210,6 +215,7 @@ private:
   const ResolveRequest &Req;
   const PackageLookup &Lookup;
   PackageExists Exists;
+  mutable llvm::StringMap<bool> ExistsMemo;
   const Facts &F;
   const KnowledgeBase &KB;
   std::vector<std::string> Targets;
