@@ -89,8 +89,6 @@ bool Workspace::has(StringRef Name) {
   auto It = Found.find(Name);
   if (It != Found.end())
     return It->second != nullptr;
-  if (auto K = Known.find(Name); K != Known.end())
-    return K->second;
   if (isMainPackage(canonicalPackageName(Name)))
     return true;
   if (!Reg)
@@ -101,7 +99,6 @@ bool Workspace::has(StringRef Name) {
     consumeError(Has.takeError());
     return find(Name) != nullptr;
   }
-  Known[Name] = *Has;
   return *Has;
 }
 

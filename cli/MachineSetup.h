@@ -58,9 +58,6 @@ private:
   /// Whether the main manifest's own package has this canonical name.
   bool isMainPackage(llvm::StringRef Canonical) const;
   llvm::StringMap<const Package *> Found;
-  /// has()'s answers for names find() was not asked about (a resolve asks
-  /// about each dependency of every release it looks at).
-  llvm::StringMap<bool> Known;
   std::string RegistryError;
   std::vector<Diagnostic> RegistryDiags;
 };
