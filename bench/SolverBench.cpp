@@ -13,6 +13,7 @@
 
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -264,24 +265,6 @@ void BM_SolveUnique(benchmark::State &S) {
 }
 BENCHMARK(BM_SolveUnique)->Arg(200)->Unit(benchmark::kMillisecond);
 
-/// Whether a solution has Name at Want, asked of a solved Solver; counts
-/// the queries and how each ended.
-struct QueryCounts {
-  size_t Queries = 0, Failed = 0, Proved = 0;
-  void ask(PackageSolver &Solver, const std::string &Name,
-           const VersionSet &Want) {
-    PackageSolveResult Why = Solver.query(Name, Want, 12, false);
-    ++Queries;
-    Failed += Why.Failure ? 1 : 0;
-    Proved += Why.solved() ? 1 : 0;
-  }
-  void report(benchmark::State &S) const {
-    S.counters["queries"] = double(Queries);
-    S.counters["explained"] = double(Failed);
-    S.counters["proved"] = double(Proved);
-  }
-};
-
 /// The solve and then "why not the newest?" queries on the same solver
 /// (Solver::query, at most 12 decisions, without the solution), counted.
 /// AsResolve: what `cudadeps resolve` asks (Resolver.cpp, "Not the newest
@@ -305,26 +288,34 @@ void solveAndAsk(benchmark::State &S, bool AsResolve) {
     // Per package: the root's range, and whether a chosen version of
     // another package excludes the newest.
     std::map<std::string, VersionSet> RootRange;
-    std::map<std::string, bool> Pinned;
+    std::set<std::string> Pinned;
     if (AsResolve)
       for (const auto &[Name, Ver] : Sol)
         for (const auto &[On, Set] : R.dependencies(Name, Ver).On) {
           if (Name == "root")
             RootRange.emplace(On, Set);
           else if (!Set.contains(Version({20})))
-            Pinned[On] = true;
+            Pinned.insert(On);
         }
-    QueryCounts Counts;
+    size_t Queries = 0, Failed = 0, Proved = 0;
+    auto Ask = [&](const std::string &Name, const VersionSet &Want) {
+      PackageSolveResult Why = Solver.query(Name, Want, 12, false);
+      ++Queries;
+      Failed += Why.Failure ? 1 : 0;
+      Proved += Why.solved() ? 1 : 0;
+    };
     for (const auto &[Name, Ver] : Sol) {
       if (Name == "root" || Ver == Version({20}))
         continue;
       auto Req = RootRange.find(Name);
       if (Req != RootRange.end())
-        Counts.ask(Solver, Name, Newest.intersect(Req->second));
+        Ask(Name, Newest.intersect(Req->second));
       else if (!Pinned.count(Name))
-        Counts.ask(Solver, Name, Newest);
+        Ask(Name, Newest);
     }
-    Counts.report(S);
+    S.counters["queries"] = double(Queries);
+    S.counters["explained"] = double(Failed);
+    S.counters["proved"] = double(Proved);
   }
 }
 
