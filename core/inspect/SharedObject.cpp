@@ -93,7 +93,10 @@ Error readElf(const ELFFile<ELFT> &File, unsigned Parts, SharedObject &Out) {
     auto Strings = File.getStringTableForSymtab(*DynSym);
     if (!Strings)
       return Strings.takeError();
-    for (const auto &Sym : Symbols->drop_front()) { // entry 0 is null
+    // Entry 0 is the null symbol; a table that lacks even that (sh_size 0)
+    // has nothing to read.
+    for (const auto &Sym :
+         Symbols->empty() ? *Symbols : Symbols->drop_front()) {
       Expected<StringRef> Name = Sym.getName(*Strings);
       if (!Name)
         return Name.takeError();

@@ -124,6 +124,44 @@ TEST(SharedObjectTest, DamagedObjectsNeverCrash) {
   EXPECT_GT(Read, 0u);
 }
 
+// A dynamic symbol table of size 0 lacks even the null symbol: read as a
+// library that exports nothing, not a walk before the table's start.
+TEST(SharedObjectTest, EmptyDynamicSymbolTable) {
+  TempDir Dir("cudadeps-inspect");
+  ASSERT_TRUE(Dir.ok());
+  std::string Lib = Dir.sub("libx.so");
+  ASSERT_EQ(
+      buildSharedLibrary(Dir, Lib, "extern \"C\" int entry() { return 1; }\n"),
+      "");
+  std::string Bytes = readWhole(Lib);
+  auto Read = [&](size_t At, unsigned Width) -> uint64_t {
+    uint64_t V = 0;
+    for (unsigned I = 0; I < Width && At + I < Bytes.size(); ++I)
+      V |= uint64_t(uint8_t(Bytes[At + I])) << (8 * I);
+    return V;
+  };
+  ASSERT_EQ(Bytes[4], 2); // ELFCLASS64
+  ASSERT_EQ(Bytes[5], 1); // little-endian
+  uint64_t ShOff = Read(0x28, 8), ShEntSize = Read(0x3A, 2),
+           ShNum = Read(0x3C, 2);
+  ASSERT_LE(ShOff + ShEntSize * ShNum, Bytes.size());
+  bool Cut = false;
+  for (uint64_t I = 0; I < ShNum; ++I) {
+    size_t Header = ShOff + I * ShEntSize;
+    if (Read(Header + 4, 4) != 11) // SHT_DYNSYM
+      continue;
+    for (unsigned B = 0; B < 8; ++B)
+      Bytes[Header + 32 + B] = 0; // sh_size
+    Cut = true;
+  }
+  ASSERT_TRUE(Cut);
+  std::string Damaged = Dir.sub("empty-dynsym.so");
+  ASSERT_TRUE(writeFile(Damaged, Bytes));
+  SharedObject S = readOk(Damaged, ReadExports | ReadDeviceCode);
+  EXPECT_TRUE(S.Exported.empty());
+  EXPECT_TRUE(S.Undefined.empty());
+}
+
 TEST(SharedObjectTest, OuterNamespaceAndDemangling) {
   EXPECT_EQ(outerNamespace("_ZN3c105ErrorC2ENS_14SourceLocationESs"), "c10");
   EXPECT_EQ(outerNamespace("_ZNK2at10TensorBase8data_ptrIfEEPT_v"), "at");
