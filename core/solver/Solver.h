@@ -87,6 +87,12 @@ public:
     ChronologicalDistance = Levels;
   }
 
+  /// How many conflicts a query may resolve before it ends Undecided (64
+  /// unless set). The decision limit bounds how deep a query searches, this
+  /// how long: a query whose pin starts a long chain of conflicts would
+  /// otherwise cost as much as a solve, and learn as much.
+  void setQueryConflicts(unsigned Conflicts) { QueryConflicts = Conflicts; }
+
   /// Solves once; then query() asks about variants of the same problem.
   SolveResult<P, V, VS> solve() {
     IncompatibilityT RootIncompat;
@@ -114,14 +120,16 @@ public:
   /// try the versions of solve()'s solution first, and packages that must
   /// leave it before others. A query makes at most \p MaxDecisions
   /// decisions: beyond that it ends Undecided (neither a solution nor a
-  /// failure), so that it costs a fraction of a solve. It ends solved as
+  /// failure), so that it costs a fraction of a solve; so it does after
+  /// setQueryConflicts() conflicts. It ends solved as
   /// soon as no open package has to leave the first solution and the
   /// decisions so far, with the first solution's versions for the rest, are
   /// a solution: every incompatibility that could be broken (one about a
   /// package that left the first solution, which satisfies all the others)
   /// is checked, so this is a proof, not a guess. Incompatibilities derived
-  /// from Set itself are dropped afterwards: queries do not affect one
-  /// another.
+  /// from Set itself are dropped afterwards (forgetQuery()): queries do not
+  /// affect one another, and the store keeps only what every query may
+  /// reuse.
   /// Without \p WithSolution a solved query's Solution is left empty (for
   /// callers that ask only whether, and why not).
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
@@ -146,22 +154,79 @@ public:
     run();
     Querying = false;
     SolveResult<P, V, VS> Result = result(WithSolution);
-    // Forget what rests on the pin: only this query's incompatibilities
-    // can, and only their packages' lists hold them.
-    for (IncompId Id = PinId; Id < Store.size(); ++Id) {
-      if (!Tainted[Id])
-        continue;
-      for (PackageId Pkg : Meta[Id].Packages) {
-        std::vector<IncompId> &Ids = ByPackage[Pkg];
-        Ids.erase(std::remove_if(Ids.begin(), Ids.end(),
-                                 [&](IncompId I) { return Tainted[I]; }),
-                  Ids.end());
-      }
-    }
+    forgetQuery(PinId);
     return Result;
   }
 
 private:
+  /// After a query that added the incompatibilities from From on: drops
+  /// the ones that rest on its pin (they hold only under it), and the ones
+  /// learned on the way to another that are in no package's list and no
+  /// kept one's derivation; moves the others (the dependencies and facts it
+  /// asked for, what was learned from them alone) down in their place,
+  /// keeping their order, so that the store grows only by what every later
+  /// query may use. Only this query's incompatibilities move, and only
+  /// their packages' lists and the late facts hold them; an untainted one
+  /// derives from untainted ones only.
+  void forgetQuery(IncompId From) {
+    Solution.restart(); // its assignments name causes by id
+    FailureId.reset();
+    std::vector<PackageId> Touched;
+    for (IncompId Id = From; Id < Store.size(); ++Id)
+      for (PackageId Pkg : Meta[Id].Packages)
+        if (!Queued[Pkg]) { // free outside propagate(): a mark
+          Queued[Pkg] = true;
+          Touched.push_back(Pkg);
+        }
+    std::vector<bool> Keep(Store.size() - From, false);
+    for (PackageId Pkg : Touched) {
+      Queued[Pkg] = false;
+      for (IncompId Id : ByPackage[Pkg])
+        if (Id >= From && !Tainted[Id])
+          Keep[Id - From] = true;
+    }
+    for (IncompId Id = Store.size(); Id-- > From;)
+      if (Keep[Id - From] && Store[Id].Kind == CauseKind::Derived)
+        for (IncompId Cause : {Store[Id].Cause1, Store[Id].Cause2})
+          if (Cause >= From)
+            Keep[Cause - From] = true;
+    constexpr IncompId Dropped = ~IncompId(0);
+    std::vector<IncompId> NewId(Store.size() - From, Dropped);
+    auto Renumber = [&](IncompId Id) {
+      return Id < From ? Id : NewId[Id - From];
+    };
+    IncompId Next = From;
+    for (IncompId Id = From; Id < Store.size(); ++Id) {
+      if (!Keep[Id - From])
+        continue;
+      NewId[Id - From] = Next;
+      if (Next != Id) {
+        Store[Next] = std::move(Store[Id]);
+        Meta[Next] = std::move(Meta[Id]);
+        Tainted[Next] = false;
+      }
+      IncompatibilityT &I = Store[Next];
+      if (I.Kind == CauseKind::Derived) {
+        I.Cause1 = Renumber(I.Cause1);
+        I.Cause2 = Renumber(I.Cause2);
+      }
+      ++Next;
+    }
+    for (PackageId Pkg : Touched) {
+      std::vector<IncompId> &Ids = ByPackage[Pkg];
+      size_t Kept = 0;
+      for (IncompId Id : Ids)
+        if (IncompId New = Renumber(Id); New != Dropped)
+          Ids[Kept++] = New;
+      Ids.resize(Kept);
+    }
+    for (IncompId &Id : LateFacts)
+      Id = Renumber(Id);
+    Store.erase(Store.begin() + Next, Store.end());
+    Meta.erase(Meta.begin() + Next, Meta.end());
+    Tainted.resize(Next);
+  }
+
   struct PackageInfo {
     bool Listed = false;
     /// The provider's versions in ascending order, each once, for range
@@ -397,6 +462,10 @@ private:
           for (size_t J = Head + 1; J < Changed.size(); ++J)
             Queued[Changed[J]] = false;
           Changed.resize(Head + 1);
+          if (Querying && Work.Conflicts >= QueryConflicts) {
+            Exhausted = true;
+            return false;
+          }
           Outcome After = propagateIncompatibility(*RootCause, Derived);
           (void)After;
           assert(After == Outcome::Derived && "learned clause must derive");
@@ -854,6 +923,7 @@ private:
   /// backtracks chronologically instead (resolveConflict()); small problems
   /// never reach it. Nadel and Ryvchin's default.
   unsigned ChronologicalDistance = 100;
+  unsigned QueryConflicts = 64;
 
   DependencyProvider<P, V, VS> &Provider;
   P Root;

@@ -4,6 +4,8 @@
 // solution exactly when enumerating every assignment finds one, a solution
 // it returns must satisfy every dependency of every selected version, and a
 // failure must come with a proof that reads as a complete explanation.
+// Queries after a solve ("a solution with p at v?"), asked one after
+// another of the same solver, must agree with brute force too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,15 +165,18 @@ static bool valid(const RandomRegistry &R, const Selection &S) {
 }
 
 /// Whether any assignment (each package absent or at one of its versions)
-/// satisfies everything.
-static bool bruteForceSolvable(const RandomRegistry &R) {
+/// satisfies everything (and has Pinned at major Pin, where set).
+static bool bruteForceSolvable(const RandomRegistry &R,
+                               const std::string &Pinned = "",
+                               unsigned Pin = 0) {
   std::vector<size_t> Choice(R.Names.size(), 0); // 0 = absent
   while (true) {
     Selection S;
     for (size_t I = 0; I < R.Names.size(); ++I)
       if (Choice[I])
         S[R.Names[I]] = R.Packages.at(R.Names[I])[Choice[I] - 1].Major;
-    if (valid(R, S))
+    if (valid(R, S) &&
+        (Pinned.empty() || (S.count(Pinned) && S[Pinned] == Pin)))
       return true;
     size_t I = 0;
     for (; I < R.Names.size(); ++I) {
@@ -230,3 +235,40 @@ INSTANTIATE_TEST_SUITE_P(Backtracking, SolverOracle,
                            return I.param ? std::string("Backjumping")
                                           : std::string("Chronological");
                          });
+
+/// Every version of every package asked of one solver in turn, with room
+/// enough for a proof either way: what earlier queries learned and forgot
+/// must not change a later answer.
+TEST(SolverOracleQueries, SuccessiveQueriesAgreeWithBruteForce) {
+  Generator G(20261203);
+  unsigned Asked = 0, Possible = 0;
+  for (unsigned Case = 0; Case < 200; ++Case) {
+    RandomRegistry R = G.make();
+    RandomProvider Provider(R);
+    PackageSolver Solver(Provider, "root", ver("1.0.0"));
+    if (!Solver.solve().solved())
+      continue;
+    Solver.setQueryConflicts(100000);
+    for (const std::string &Name : R.Names)
+      for (const RandomVersion &RV : R.Packages.at(Name)) {
+        PackageSolveResult Q = Solver.query(
+            Name, VersionSet::exactly(Version({RV.Major, 0, 0})), 1000);
+        ++Asked;
+        ASSERT_FALSE(Q.Undecided) << "case " << Case;
+        bool Expected = bruteForceSolvable(R, Name, RV.Major);
+        ASSERT_EQ(Q.solved(), Expected)
+            << "case " << Case << ": " << Name << " " << RV.Major;
+        if (!Q.solved())
+          continue;
+        ++Possible;
+        Selection S;
+        for (const auto &[Pkg, V] : *Q.Solution)
+          if (Pkg != "root")
+            S[Pkg] = V.major();
+        EXPECT_TRUE(valid(R, S)) << "case " << Case;
+        EXPECT_EQ(S[Name], RV.Major) << "case " << Case;
+      }
+  }
+  EXPECT_GT(Possible, 100u);
+  EXPECT_GT(Asked - Possible, 100u);
+}

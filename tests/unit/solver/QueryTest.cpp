@@ -4,7 +4,8 @@
 // version is in this set?", answered with what the solve learned. A query
 // fails with the reason, finds a solution (also by completing the first
 // solution without deciding every package), or ends undecided at its
-// decision bound; queries do not affect one another.
+// decision or conflict bound; queries do not affect one another, and what
+// rests on a query's pin leaves the store with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +113,73 @@ TEST(SolverQuery, QueriesDoNotAffectOneAnother) {
       S.query("e", VersionSet::exactly(ver("2.0.0")), 12, false).Failure);
   // A set that the first solution is in is solved at once.
   EXPECT_TRUE(S.query("c", VersionSet::atLeast(ver("2.0.0")), 12).solved());
+}
+
+TEST(SolverQuery, WhatRestsOnAPinLeavesTheStore) {
+  Registry R = registry();
+  PackageSolver S(R, "root", ver("1.0.0"));
+  ASSERT_TRUE(S.solve().solved());
+  // The first query asks for e 2's dependencies (kept: every query may
+  // use them); the pin and what was learned from it go. Asked again, the
+  // store ends where it ended before, with the same reason.
+  PackageSolveResult First =
+      S.query("e", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(First.Failure);
+  PackageSolveResult Second =
+      S.query("e", VersionSet::exactly(ver("2.0.0")), 12);
+  PackageSolveResult Third =
+      S.query("e", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(Second.Failure && Third.Failure);
+  EXPECT_LE(Second.IncompatibilityCount, First.IncompatibilityCount);
+  EXPECT_EQ(Third.IncompatibilityCount, Second.IncompatibilityCount);
+  EXPECT_EQ(explainFailure(*Third.Failure, pubStyle()),
+            explainFailure(*First.Failure, pubStyle()));
+  // Interleaved with others, a query still finds what it found alone.
+  PackageSolveResult A = S.query("a", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(A.solved());
+  ASSERT_TRUE(S.query("e", VersionSet::exactly(ver("2.0.0")), 12).Failure);
+  PackageSolveResult Again =
+      S.query("a", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(Again.solved());
+  EXPECT_EQ(solutionOf(Again, "root"), solutionOf(A, "root"));
+}
+
+/// Pigeons p1..pN each take a hole (version k of p_i needs hole k to hold
+/// i); holes 1..N, each empty (0) or holding one pigeon. Solvable; with hole
+/// 1 pinned empty, N pigeons need N - 1 holes: a proof of many conflicts.
+Registry pigeonholes(unsigned N) {
+  Registry R;
+  std::vector<std::pair<std::string, std::string>> Root;
+  for (unsigned I = 1; I <= N; ++I) {
+    std::string P = "p" + std::to_string(I), H = "h" + std::to_string(I);
+    Root.emplace_back(P, "any");
+    Root.emplace_back(H, "any");
+    R.add(H, "0.0.0");
+    for (unsigned K = 1; K <= N; ++K) {
+      R.add(P, std::to_string(K) + ".0.0",
+            {{"h" + std::to_string(K), std::to_string(I) + ".0.0"}});
+      R.add(H, std::to_string(K) + ".0.0");
+    }
+  }
+  R.add("root", "1.0.0", Root);
+  return R;
+}
+
+TEST(SolverQuery, AQueryStopsAtItsConflictBound) {
+  Registry R = pigeonholes(5);
+  PackageSolver S(R, "root", ver("1.0.0"));
+  ASSERT_TRUE(S.solve().solved());
+  VersionSet Empty = VersionSet::exactly(ver("0.0.0"));
+  S.setQueryConflicts(2);
+  PackageSolveResult Cut = S.query("h1", Empty, 1000);
+  EXPECT_TRUE(Cut.Undecided);
+  EXPECT_FALSE(Cut.Failure.has_value());
+  EXPECT_EQ(Cut.Work.Conflicts, 2u);
+  // With room, the same query proves it impossible, after more conflicts.
+  S.setQueryConflicts(100000);
+  PackageSolveResult Proof = S.query("h1", Empty, 1000);
+  ASSERT_TRUE(Proof.Failure.has_value());
+  EXPECT_GT(Proof.Work.Conflicts, 2u);
 }
 
 } // namespace
