@@ -47,6 +47,11 @@ public:
     unsigned Index;
     /// The incompatibility it was derived from; empty for a decision.
     std::optional<IncompId> Cause;
+    /// The lowest level from which what is known of its package with it
+    /// holds, as far as the solver tracks it (Solver::Chronological): at
+    /// most Level, lower for a derivation made above the level of its
+    /// premises; never lower than its package's earlier assignments'.
+    unsigned HoldsFrom;
     /// The intersection of the term assigned and the package's earlier
     /// assignments. The term itself is not kept: a decision's is this, a
     /// derivation's the inverse of its package's term in Cause.
@@ -115,6 +120,13 @@ public:
       return nullptr;
     return &Assignments[States[P].Own.back()].Accumulated;
   }
+  /// The level from which known(P) holds (Assignment::HoldsFrom of its
+  /// last assignment); 0 when nothing is known.
+  unsigned knownHoldsFrom(PackageId P) const {
+    if (P >= States.size() || States[P].Own.empty())
+      return 0;
+    return Assignments[States[P].Own.back()].HoldsFrom;
+  }
   bool decided(PackageId P) const { return P < Decided.size() && Decided[P]; }
 
   /// Whether P is left to decide: known positively and not decided.
@@ -154,22 +166,34 @@ public:
     assert((!known(Package) || known(Package)->set().contains(Version) ==
                                    known(Package)->isPositive()) &&
            "a decision that the partial solution does not allow");
-    push(Package, std::nullopt, TermT::positive(VS::exactly(Version)));
+    push(Package, std::nullopt, TermT::positive(VS::exactly(Version)),
+         decisionLevel());
   }
 
   /// Assigns the inverse of Of, Package's term in the incompatibility
-  /// Cause (which that one and the solution so far imply).
-  void deriveInverse(PackageId Package, const TermT &Of, IncompId Cause) {
+  /// Cause (which that one and the solution so far imply); its premises
+  /// hold from level HoldsFrom (by default the current one).
+  void deriveInverse(PackageId Package, const TermT &Of, IncompId Cause,
+                     std::optional<unsigned> HoldsFrom = std::nullopt) {
     ensure(Package + 1);
     const TermT *Known = known(Package);
-    push(Package, Cause, Known ? Known->difference(Of) : Of.inverse());
+    unsigned From = HoldsFrom ? std::min(*HoldsFrom, decisionLevel())
+                              : decisionLevel();
+    if (!States[Package].Own.empty())
+      From = std::max(From, Assignments[States[Package].Own.back()].HoldsFrom);
+    push(Package, Cause, Known ? Known->difference(Of) : Of.inverse(), From);
   }
 
-  /// Removes every assignment made above decision level Level.
-  void backtrack(unsigned Level) {
+  /// Removes every assignment made above decision level Level; with
+  /// DroppedCauses, appends there the incompatibility each derivation
+  /// removed was derived from.
+  void backtrack(unsigned Level,
+                 std::vector<IncompId> *DroppedCauses = nullptr) {
     std::vector<PackageId> Touched;
     while (!Assignments.empty() && Assignments.back().Level > Level) {
       const Assignment &A = Assignments.back();
+      if (DroppedCauses && A.Cause)
+        DroppedCauses->push_back(*A.Cause);
       PackageState &S = States[A.Package];
       if (!S.Touched) {
         S.Touched = true;
@@ -247,12 +271,12 @@ public:
 private:
   /// Appends an assignment, given what is known of its package with it.
   void push(PackageId Package, std::optional<IncompId> Cause,
-            TermT Accumulated) {
+            TermT Accumulated, unsigned HoldsFrom) {
     PackageState &S = States[Package];
     S.Own.push_back(unsigned(Assignments.size()));
     Assignments.push_back(Assignment{Package, decisionLevel(),
                                      unsigned(Assignments.size()), Cause,
-                                     std::move(Accumulated)});
+                                     HoldsFrom, std::move(Accumulated)});
     newGeneration(Package);
     if (!S.InOrder && Assignments.back().Accumulated.isPositive()) {
       S.InOrder = true;

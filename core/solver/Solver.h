@@ -136,6 +136,9 @@ public:
                               unsigned MaxDecisions, bool WithSolution = true) {
     assert(Solved && "query() asks about a problem that solve() solved");
     Solution.restart();
+    // A query makes a dozen decisions: it never backtracks chronologically
+    // (and so keeps no levels its derivations hold from) unless it must.
+    Chronological = false;
     Open.clear();
     FailureId.reset();
     Work = {};
@@ -171,6 +174,7 @@ private:
   void forgetQuery(IncompId From) {
     Solution.restart(); // its assignments name causes by id
     FailureId.reset();
+    Dropped.clear();
     std::vector<PackageId> Touched;
     for (IncompId Id = From; Id < Store.size(); ++Id)
       for (PackageId Pkg : Meta[Id].Packages)
@@ -190,8 +194,8 @@ private:
         for (IncompId Cause : {Store[Id].Cause1, Store[Id].Cause2})
           if (Cause >= From)
             Keep[Cause - From] = true;
-    constexpr IncompId Dropped = ~IncompId(0);
-    std::vector<IncompId> NewId(Store.size() - From, Dropped);
+    constexpr IncompId Gone = ~IncompId(0);
+    std::vector<IncompId> NewId(Store.size() - From, Gone);
     auto Renumber = [&](IncompId Id) {
       return Id < From ? Id : NewId[Id - From];
     };
@@ -216,7 +220,7 @@ private:
       std::vector<IncompId> &Ids = ByPackage[Pkg];
       size_t Kept = 0;
       for (IncompId Id : Ids)
-        if (IncompId New = Renumber(Id); New != Dropped)
+        if (IncompId New = Renumber(Id); New != Gone)
           Ids[Kept++] = New;
       Ids.resize(Kept);
     }
@@ -418,8 +422,29 @@ private:
     if (Unsatisfied == SIZE_MAX)
       return Outcome::Conflict;
     DerivedPackage = Pkgs[Unsatisfied];
-    Solution.deriveInverse(DerivedPackage, I.Terms[Unsatisfied].second, Id);
+    // Once the solver backtracks chronologically, a derivation can be made
+    // above the level its premises hold from; that level is kept for
+    // conflicts (resolveConflict()): at most the highest from which what
+    // is known of the other terms' packages holds (an upper bound, read in
+    // constant time: the term may have been satisfied earlier).
+    std::optional<unsigned> HoldsFrom;
+    if (Chronological) {
+      unsigned From = 0;
+      for (size_t K = 0; K < Pkgs.size(); ++K)
+        if (K != Unsatisfied)
+          From = std::max(From, Solution.knownHoldsFrom(Pkgs[K]));
+      HoldsFrom = From;
+    }
+    Solution.deriveInverse(DerivedPackage, I.Terms[Unsatisfied].second, Id,
+                           HoldsFrom);
     return Outcome::Derived;
+  }
+
+  /// The level from which A holds, where the solver keeps it (after its
+  /// first chronological backtrack), else the level it is assigned at.
+  unsigned holdsFrom(
+      const typename PartialSolution<V, VS>::Assignment &A) const {
+    return Chronological ? A.HoldsFrom : A.Level;
   }
 
   /// The relation of the partial solution to term K of incompatibility Id,
@@ -442,6 +467,12 @@ private:
     // assignments changed; each is queued once at a time.
     std::vector<PackageId> Changed{Package};
     Queued[Package] = true;
+    auto Enqueue = [&](PackageId Derived) {
+      if (!Queued[Derived]) {
+        Changed.push_back(Derived);
+        Queued[Derived] = true;
+      }
+    };
     for (size_t Head = 0; Head < Changed.size(); ++Head) {
       PackageId Current = Changed[Head];
       Queued[Current] = false;
@@ -452,15 +483,22 @@ private:
         IncompId Id = ByPackage[Current][K];
         PackageId Derived = 0;
         Outcome O = propagateIncompatibility(Id, Derived);
-        if (O == Outcome::Conflict) {
+        if (O == Outcome::Derived)
+          Enqueue(Derived);
+        if (O != Outcome::Conflict)
+          continue;
+        // A conflict: learn, backtrack, derive what was learned and then,
+        // once the solver backtracks chronologically, what the assignments
+        // the backtrack removed were derived from where it still follows
+        // (a derivation made above the level it holds at is removed by a
+        // backtrack that keeps its premises; derived again at once, it is
+        // not found broken later, one conflict per level).
+        while (O == Outcome::Conflict) {
           std::optional<IncompId> RootCause = resolveConflict(Id);
-          if (!RootCause) {
-            for (size_t J = Head + 1; J < Changed.size(); ++J)
-              Queued[Changed[J]] = false;
-            return false;
-          }
           for (size_t J = Head + 1; J < Changed.size(); ++J)
             Queued[Changed[J]] = false;
+          if (!RootCause)
+            return false;
           Changed.resize(Head + 1);
           if (Querying && Work.Conflicts >= QueryConflicts) {
             Exhausted = true;
@@ -469,14 +507,23 @@ private:
           Outcome After = propagateIncompatibility(*RootCause, Derived);
           (void)After;
           assert(After == Outcome::Derived && "learned clause must derive");
-          Changed.push_back(Derived);
-          Queued[Derived] = true;
-          break;
+          Enqueue(Derived);
+          O = Outcome::None;
+          std::vector<IncompId> Again = std::move(Dropped);
+          Dropped.clear();
+          // In the order they were derived: premises first.
+          for (auto It = Again.rbegin(); It != Again.rend(); ++It) {
+            IncompId Cause = *It;
+            O = propagateIncompatibility(Cause, Derived);
+            if (O == Outcome::Derived)
+              Enqueue(Derived);
+            if (O == Outcome::Conflict) {
+              Id = Cause;
+              break;
+            }
+          }
         }
-        if (O == Outcome::Derived && !Queued[Derived]) {
-          Changed.push_back(Derived);
-          Queued[Derived] = true;
-        }
+        break;
       }
     }
     return true;
@@ -496,8 +543,16 @@ private:
       const Assignment *MostRecent = nullptr;
       std::optional<TermT> Difference;
       // Level 1 is the root decision; stopping there keeps the root close to
-      // the conclusion in explanations.
-      unsigned PreviousLevel = 1;
+      // the conclusion in explanations. PreviousLevel is the highest level
+      // the other terms' satisfiers are assigned at, HoldsBelow the highest
+      // they hold from: the same until the solver backtracks
+      // chronologically, after which a derivation may be assigned above the
+      // level of its premises (see below).
+      unsigned PreviousLevel = 1, HoldsBelow = 1;
+      auto Previous = [&](const Assignment &A) {
+        PreviousLevel = std::max(PreviousLevel, A.Level);
+        HoldsBelow = std::max(HoldsBelow, holdsFrom(A));
+      };
       for (size_t K = 0; K < I.Terms.size(); ++K) {
         const Entry &E = I.Terms[K];
         const Assignment &Satisfier = Solution.satisfier(Pkgs[K], E.second);
@@ -505,12 +560,12 @@ private:
           MostRecentTerm = K;
           MostRecent = &Satisfier;
         } else if (MostRecent->Index < Satisfier.Index) {
-          PreviousLevel = std::max(PreviousLevel, MostRecent->Level);
+          Previous(*MostRecent);
           MostRecentTerm = K;
           MostRecent = &Satisfier;
           Difference.reset();
         } else {
-          PreviousLevel = std::max(PreviousLevel, Satisfier.Level);
+          Previous(Satisfier);
         }
         if (MostRecentTerm == K) {
           // The satisfier may satisfy the term only together with earlier
@@ -520,13 +575,19 @@ private:
             Difference.reset();
           } else {
             Difference = D;
-            PreviousLevel = std::max(
-                PreviousLevel, Solution.satisfier(Pkgs[K], D.inverse()).Level);
+            Previous(Solution.satisfier(Pkgs[K], D.inverse()));
           }
         }
       }
 
-      if (PreviousLevel < MostRecent->Level || MostRecent->isDecision()) {
+      // A derivation assigned above the other satisfiers whose premises
+      // hold no higher than theirs is resolved with its cause, not taken as
+      // the one term to undo: the incompatibility was broken already where
+      // the others hold, and backtracking there would undo it only for its
+      // cause to derive it again (and break this once more).
+      if (MostRecent->isDecision() ||
+          (PreviousLevel < MostRecent->Level &&
+           HoldsBelow < holdsFrom(*MostRecent))) {
         // The incompatibility is almost satisfied at every level from
         // PreviousLevel up to the one below its most recent satisfier's:
         // there its other terms are satisfied (their satisfiers are at
@@ -545,8 +606,11 @@ private:
         if (MostRecent->Level > PreviousLevel &&
             MostRecent->Level - PreviousLevel - 1 > ChronologicalDistance)
           Target = MostRecent->Level - 1;
+        if (Target != PreviousLevel)
+          Chronological = true;
         Work.Backjumped += Solution.decisionLevel() - Target;
-        Solution.backtrack(Target);
+        Dropped.clear();
+        Solution.backtrack(Target, Chronological ? &Dropped : nullptr);
         if (Learned)
           index(Current);
         return Current;
@@ -924,6 +988,12 @@ private:
   /// never reach it. Nadel and Ryvchin's default.
   unsigned ChronologicalDistance = 100;
   unsigned QueryConflicts = 64;
+  /// Whether this solve has backtracked chronologically: from then on the
+  /// derivations a backtrack removes are derived again where they follow,
+  /// and each derivation keeps the level its premises hold from.
+  bool Chronological = false;
+  /// What the last backtrack removed, derived from (with Chronological).
+  std::vector<IncompId> Dropped;
 
   DependencyProvider<P, V, VS> &Provider;
   P Root;
