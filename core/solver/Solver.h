@@ -87,11 +87,18 @@ public:
     ChronologicalDistance = Levels;
   }
 
-  /// How many conflicts a query may resolve before it ends Undecided (64
-  /// unless set). The decision limit bounds how deep a query searches, this
-  /// how long: a query whose pin starts a long chain of conflicts would
-  /// otherwise cost as much as a solve, and learn as much.
-  void setQueryConflicts(unsigned Conflicts) { QueryConflicts = Conflicts; }
+  /// Beyond its decision limit, how much work a query may do before it
+  /// ends Undecided: the conflicts it resolves and the incompatibilities it
+  /// learns on the way (each a step of a proof). The decision limit bounds
+  /// how deep a query searches, these how long, and how large a reason it
+  /// may give: a query whose pin starts a long chain of conflicts, or one
+  /// conflict resolved through thousands of derivations, would otherwise
+  /// cost as much as a solve, and its reason would be as long as the proof.
+  struct QueryLimits {
+    unsigned Conflicts = 64;
+    unsigned Learned = 1000;
+  };
+  void setQueryLimits(QueryLimits Limits) { Limit = Limits; }
 
   /// Solves once; then query() asks about variants of the same problem.
   SolveResult<P, V, VS> solve() {
@@ -120,8 +127,8 @@ public:
   /// try the versions of solve()'s solution first, and packages that must
   /// leave it before others. A query makes at most \p MaxDecisions
   /// decisions: beyond that it ends Undecided (neither a solution nor a
-  /// failure), so that it costs a fraction of a solve; so it does after
-  /// setQueryConflicts() conflicts. It ends solved as
+  /// failure), so that it costs a fraction of a solve; so it does beyond
+  /// setQueryLimits(). It ends solved as
   /// soon as no open package has to leave the first solution and the
   /// decisions so far, with the first solution's versions for the rest, are
   /// a solution: every incompatibility that could be broken (one about a
@@ -500,7 +507,7 @@ private:
           if (!RootCause)
             return false;
           Changed.resize(Head + 1);
-          if (Querying && Work.Conflicts >= QueryConflicts) {
+          if (Querying && Work.Conflicts >= Limit.Conflicts) {
             Exhausted = true;
             return false;
           }
@@ -530,13 +537,18 @@ private:
   }
 
   /// Learns the root cause of a satisfied incompatibility and backjumps;
-  /// returns it, or nothing when it proves that no solution exists.
+  /// returns it, or nothing when it proves that no solution exists (or when
+  /// a query reaches its limit of learned ones: Exhausted, no proof).
   std::optional<IncompId> resolveConflict(IncompId Conflict) {
     using Assignment = typename PartialSolution<V, VS>::Assignment;
     bool Learned = false;
     ++Work.Conflicts;
     IncompId Current = Conflict;
     while (!Store[Current].isFailure(Root)) {
+      if (Querying && Work.Learned >= Limit.Learned) {
+        Exhausted = true; // neither a solution nor a proof
+        return std::nullopt;
+      }
       const IncompatibilityT &I = Store[Current];
       const auto &Pkgs = Meta[Current].Packages;
       size_t MostRecentTerm = 0;
@@ -987,7 +999,7 @@ private:
   /// backtracks chronologically instead (resolveConflict()); small problems
   /// never reach it. Nadel and Ryvchin's default.
   unsigned ChronologicalDistance = 100;
-  unsigned QueryConflicts = 64;
+  QueryLimits Limit;
   /// Whether this solve has backtracked chronologically: from then on the
   /// derivations a backtrack removes are derived again where they follow,
   /// and each derivation keeps the level its premises hold from.

@@ -248,7 +248,7 @@ TEST(SolverOracleQueries, SuccessiveQueriesAgreeWithBruteForce) {
     PackageSolver Solver(Provider, "root", ver("1.0.0"));
     if (!Solver.solve().solved())
       continue;
-    Solver.setQueryConflicts(100000);
+    Solver.setQueryLimits({100000, 1000000});
     for (const std::string &Name : R.Names)
       for (const RandomVersion &RV : R.Packages.at(Name)) {
         PackageSolveResult Q = Solver.query(

@@ -4,7 +4,7 @@
 // version is in this set?", answered with what the solve learned. A query
 // fails with the reason, finds a solution (also by completing the first
 // solution without deciding every package), or ends undecided at its
-// decision or conflict bound; queries do not affect one another, and what
+// decision bound or its work limits; queries do not affect one another, and what
 // rests on a query's pin leaves the store with it.
 //
 //===----------------------------------------------------------------------===//
@@ -165,18 +165,24 @@ Registry pigeonholes(unsigned N) {
   return R;
 }
 
-TEST(SolverQuery, AQueryStopsAtItsConflictBound) {
+TEST(SolverQuery, AQueryStopsAtItsWorkLimits) {
   Registry R = pigeonholes(5);
   PackageSolver S(R, "root", ver("1.0.0"));
   ASSERT_TRUE(S.solve().solved());
   VersionSet Empty = VersionSet::exactly(ver("0.0.0"));
-  S.setQueryConflicts(2);
+  S.setQueryLimits({2, 1000});
   PackageSolveResult Cut = S.query("h1", Empty, 1000);
   EXPECT_TRUE(Cut.Undecided);
   EXPECT_FALSE(Cut.Failure.has_value());
   EXPECT_EQ(Cut.Work.Conflicts, 2u);
+  // Or after learning 3 incompatibilities, whatever the conflicts.
+  S.setQueryLimits({100000, 3});
+  PackageSolveResult Short = S.query("h1", Empty, 1000);
+  EXPECT_TRUE(Short.Undecided);
+  EXPECT_FALSE(Short.Failure.has_value());
+  EXPECT_EQ(Short.Work.Learned, 3u);
   // With room, the same query proves it impossible, after more conflicts.
-  S.setQueryConflicts(100000);
+  S.setQueryLimits({100000, 1000000});
   PackageSolveResult Proof = S.query("h1", Empty, 1000);
   ASSERT_TRUE(Proof.Failure.has_value());
   EXPECT_GT(Proof.Work.Conflicts, 2u);
