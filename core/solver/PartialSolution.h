@@ -177,8 +177,8 @@ public:
                      std::optional<unsigned> HoldsFrom = std::nullopt) {
     ensure(Package + 1);
     const TermT *Known = known(Package);
-    unsigned From = HoldsFrom ? std::min(*HoldsFrom, decisionLevel())
-                              : decisionLevel();
+    unsigned From =
+        HoldsFrom ? std::min(*HoldsFrom, decisionLevel()) : decisionLevel();
     if (!States[Package].Own.empty())
       From = std::max(From, Assignments[States[Package].Own.back()].HoldsFrom);
     push(Package, Cause, Known ? Known->difference(Of) : Of.inverse(), From);
@@ -270,8 +270,8 @@ public:
 
 private:
   /// Appends an assignment, given what is known of its package with it.
-  void push(PackageId Package, std::optional<IncompId> Cause,
-            TermT Accumulated, unsigned HoldsFrom) {
+  void push(PackageId Package, std::optional<IncompId> Cause, TermT Accumulated,
+            unsigned HoldsFrom) {
     PackageState &S = States[Package];
     S.Own.push_back(unsigned(Assignments.size()));
     Assignments.push_back(Assignment{Package, decisionLevel(),

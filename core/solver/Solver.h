@@ -449,8 +449,8 @@ private:
 
   /// The level from which A holds, where the solver keeps it (after its
   /// first chronological backtrack), else the level it is assigned at.
-  unsigned holdsFrom(
-      const typename PartialSolution<V, VS>::Assignment &A) const {
+  unsigned
+  holdsFrom(const typename PartialSolution<V, VS>::Assignment &A) const {
     return Chronological ? A.HoldsFrom : A.Level;
   }
 
@@ -597,9 +597,8 @@ private:
       // the one term to undo: the incompatibility was broken already where
       // the others hold, and backtracking there would undo it only for its
       // cause to derive it again (and break this once more).
-      if (MostRecent->isDecision() ||
-          (PreviousLevel < MostRecent->Level &&
-           HoldsBelow < holdsFrom(*MostRecent))) {
+      if (MostRecent->isDecision() || (PreviousLevel < MostRecent->Level &&
+                                       HoldsBelow < holdsFrom(*MostRecent))) {
         // The incompatibility is almost satisfied at every level from
         // PreviousLevel up to the one below its most recent satisfier's:
         // there its other terms are satisfied (their satisfiers are at

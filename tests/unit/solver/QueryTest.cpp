@@ -4,8 +4,8 @@
 // version is in this set?", answered with what the solve learned. A query
 // fails with the reason, finds a solution (also by completing the first
 // solution without deciding every package), or ends undecided at its
-// decision bound or its work limits; queries do not affect one another, and what
-// rests on a query's pin leaves the store with it.
+// decision bound or its work limits; queries do not affect one another, and
+// what rests on a query's pin leaves the store with it.
 //
 //===----------------------------------------------------------------------===//
 
