@@ -189,8 +189,36 @@ public:
   /// removed was derived from.
   void backtrack(unsigned Level,
                  std::vector<IncompId> *DroppedCauses = nullptr) {
+    popWhile([&](const Assignment &A) { return A.Level > Level; },
+             DroppedCauses);
+  }
+
+  /// Removes every assignment after the first N (a place on the trail, not
+  /// a level: what was assigned at a level after that place goes, what was
+  /// assigned before it stays).
+  void truncate(size_t N) {
+    popWhile([&](const Assignment &) { return Assignments.size() > N; },
+             nullptr);
+  }
+
+  /// Lists every package assigned since restart() among the changed ones,
+  /// for a caller that has forgotten what it knew of them.
+  void markAllChanged() {
+    for (PackageId P : Assigned)
+      if (!IsChanged[P]) {
+        IsChanged[P] = 1;
+        Changed.push_back(P);
+      }
+  }
+
+  /// The number of assignments.
+  size_t trailSize() const { return Assignments.size(); }
+
+private:
+  template <class Pred>
+  void popWhile(Pred Pop, std::vector<IncompId> *DroppedCauses) {
     std::vector<PackageId> Touched;
-    while (!Assignments.empty() && Assignments.back().Level > Level) {
+    while (!Assignments.empty() && Pop(Assignments.back())) {
       const Assignment &A = Assignments.back();
       if (DroppedCauses && A.Cause)
         DroppedCauses->push_back(*A.Cause);
@@ -232,6 +260,7 @@ public:
       Stamps[P] = ++OrderClock;
   }
 
+public:
   /// The relation between what the solution knows about T's package and T.
   SetRelation relation(PackageId Package, const TermT &T) const {
     const TermT *Known = known(Package);

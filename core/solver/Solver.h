@@ -137,12 +137,13 @@ public:
   /// from Set itself are dropped afterwards (forgetQuery()): queries do not
   /// affect one another, and the store keeps only what every query may
   /// reuse.
+  /// Every query starts from the root's level (enterRootLevel()), which is
+  /// propagated once, not once per query.
   /// Without \p WithSolution a solved query's Solution is left empty (for
   /// callers that ask only whether, and why not).
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
                               unsigned MaxDecisions, bool WithSolution = true) {
     assert(Solved && "query() asks about a problem that solve() solved");
-    Solution.restart();
     // A query makes a dozen decisions: it never backtracks chronologically
     // (and so keeps no levels its derivations hold from) unless it must.
     Chronological = false;
@@ -153,6 +154,14 @@ public:
     Completed.clear();
     CompletionChecks = 2;
     QueryDecisions = MaxDecisions;
+    if (!enterRootLevel()) {
+      // Not for a problem solve() solved: the root's level alone fails.
+      SolveResult<P, V, VS> Failed = result(WithSolution);
+      HaveRootLevel = false;
+      Solution.restart();
+      FailureId.reset();
+      return Failed;
+    }
     IncompatibilityT Pin;
     Pin.Kind = CauseKind::Dependency;
     Pin.Terms.emplace_back(Root, TermT::positive(VS::exactly(RootVersion)));
@@ -179,7 +188,9 @@ private:
   /// their packages' lists and the late facts hold them; an untainted one
   /// derives from untainted ones only.
   void forgetQuery(IncompId From) {
-    Solution.restart(); // its assignments name causes by id
+    // The assignments after the root's level name causes by id; those at
+    // it are older than the query.
+    Solution.truncate(RootTrail);
     FailureId.reset();
     Dropped.clear();
     std::vector<PackageId> Touched;
@@ -236,6 +247,43 @@ private:
     Store.erase(Store.begin() + Next, Store.end());
     Meta.erase(Meta.begin() + Next, Meta.end());
     Tainted.resize(Next);
+  }
+
+  /// Before a query: the partial solution at the root's level (the root
+  /// decided and everything propagated from it at levels 0 and 1), built
+  /// once. Later queries cut the trail back to where that level ended (a
+  /// query never backtracks below level 1, so everything before that place
+  /// is still there) and propagate the incompatibilities kept since (facts
+  /// and dependencies asked by a query, what was learned from them), instead
+  /// of propagating the whole level again: in a large registry thousands of
+  /// derivations from what the solve learned. False when propagating fails,
+  /// which it cannot for a problem solve() solved.
+  bool enterRootLevel() {
+    if (!HaveRootLevel) {
+      Solution.restart();
+      if (!propagate(RootId))
+        return false;
+      Solution.decide(RootId, RootVersion);
+      if (!propagate(RootId))
+        return false;
+      HaveRootLevel = true;
+    } else {
+      Solution.truncate(RootTrail);
+      std::vector<PackageId> Since;
+      for (IncompId Id = RootStore; Id < Store.size(); ++Id)
+        Since.insert(Since.end(), Meta[Id].Packages.begin(),
+                     Meta[Id].Packages.end());
+      std::sort(Since.begin(), Since.end());
+      Since.erase(std::unique(Since.begin(), Since.end()), Since.end());
+      for (PackageId Pkg : Since)
+        if (!propagate(Pkg))
+          return false;
+    }
+    RootTrail = Solution.trailSize();
+    RootStore = IncompId(Store.size());
+    // The candidates were cleared: every package assigned is news to them.
+    Solution.markAllChanged();
+    return true;
   }
 
   struct PackageInfo {
@@ -999,6 +1047,12 @@ private:
   /// never reach it. Nadel and Ryvchin's default.
   unsigned ChronologicalDistance = 100;
   QueryLimits Limit;
+  /// Queries' root level (enterRootLevel()): whether it is built, where it
+  /// ends on the trail, and the store's size when it was last brought up
+  /// to date.
+  bool HaveRootLevel = false;
+  size_t RootTrail = 0;
+  IncompId RootStore = 0;
   /// Whether this solve has backtracked chronologically: from then on the
   /// derivations a backtrack removes are derived again where they follow,
   /// and each derivation keeps the level its premises hold from.

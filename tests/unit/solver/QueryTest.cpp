@@ -144,6 +144,30 @@ TEST(SolverQuery, WhatRestsOnAPinLeavesTheStore) {
   EXPECT_EQ(solutionOf(Again, "root"), solutionOf(A, "root"));
 }
 
+TEST(SolverQuery, QueriesStartFromTheRootLevelPropagatedOnce) {
+  Registry R = registry();
+  PackageSolver S(R, "root", ver("1.0.0"));
+  ASSERT_TRUE(S.solve().solved());
+  // The first query propagates the root's level (every requirement of the
+  // root); the same question again starts where that level ended and
+  // looks at the root's incompatibilities only for the pin.
+  PackageSolveResult First =
+      S.query("c", VersionSet::atLeast(ver("2.0.0")), 12);
+  PackageSolveResult Again =
+      S.query("c", VersionSet::atLeast(ver("2.0.0")), 12);
+  ASSERT_TRUE(First.solved() && Again.solved());
+  EXPECT_LT(Again.Work.Visits, First.Work.Visits);
+  EXPECT_EQ(solutionOf(Again, "root"), solutionOf(First, "root"));
+  // A query that moves packages, then one that fails, then the first
+  // again: the same answers as asked alone.
+  ASSERT_TRUE(S.query("a", VersionSet::exactly(ver("2.0.0")), 12).solved());
+  ASSERT_TRUE(S.query("e", VersionSet::exactly(ver("2.0.0")), 12).Failure);
+  PackageSolveResult Third =
+      S.query("c", VersionSet::atLeast(ver("2.0.0")), 12);
+  ASSERT_TRUE(Third.solved());
+  EXPECT_EQ(solutionOf(Third, "root"), solutionOf(First, "root"));
+}
+
 /// Pigeons p1..pN each take a hole (version k of p_i needs hole k to hold
 /// i); holes 1..N, each empty (0) or holding one pigeon. Solvable; with hole
 /// 1 pinned empty, N pigeons need N - 1 holes: a proof of many conflicts.
