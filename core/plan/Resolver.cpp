@@ -143,12 +143,21 @@ std::string releaseText(const VersionSet &Set,
 PackageReportStyle reportStyle(const PackageLookup &Lookup) {
   PackageReportStyle Base = pep440ReportStyle();
   PackageReportStyle S = Base;
-  // Releases of a package in one strategy, oldest first.
-  auto ReleasesOf = [](const Package &Pkg, uint64_t Epoch) {
-    std::vector<Version> Out;
+  // Releases of a package in one strategy, oldest first; listed once per
+  // package and strategy (a long reason words thousands of sets). The
+  // packages outlive the style: it is made for one resolve.
+  using ReleaseLists =
+      std::map<std::pair<const Package *, bool>, std::vector<Version>>;
+  auto Lists = std::make_shared<ReleaseLists>();
+  auto ReleasesOf = [Lists](const Package &Pkg,
+                            uint64_t Epoch) -> const std::vector<Version> & {
+    bool Source = Epoch == SourceEpoch;
+    auto [It, Inserted] = Lists->try_emplace({&Pkg, Source});
+    std::vector<Version> &Out = It->second;
+    if (!Inserted)
+      return Out;
     for (size_t I = 0; I < Pkg.Releases.size(); ++I)
-      if (Epoch == SourceEpoch ||
-          (Pkg.Kind != BuildKind::Python && Pkg.Releases[I].Prebuilt))
+      if (Source || (Pkg.Kind != BuildKind::Python && Pkg.Releases[I].Prebuilt))
         Out.push_back(Pkg.Releases.version(I));
     stable_sort(Out);
     return Out;
@@ -166,11 +175,11 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
       return "any";
     VersionSet E0 = project(Set, PrebuiltEpoch),
                E1 = project(Set, SourceEpoch);
-    std::vector<Version> SrcRs = ReleasesOf(Pkg, SourceEpoch);
+    const std::vector<Version> &SrcRs = ReleasesOf(Pkg, SourceEpoch);
     std::string Src = releaseText(E1, SrcRs);
     if (Pkg.Kind == BuildKind::Python)
       return Src;
-    std::vector<Version> PreRs = ReleasesOf(Pkg, PrebuiltEpoch);
+    const std::vector<Version> &PreRs = ReleasesOf(Pkg, PrebuiltEpoch);
     std::string Pre = releaseText(E0, PreRs);
     bool Has0 = !E0.isEmpty(), Has1 = !E1.isEmpty();
     if (Has0 && Has1 && (E0 == E1 || Src == Pre))
