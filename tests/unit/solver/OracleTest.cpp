@@ -164,6 +164,15 @@ static bool valid(const RandomRegistry &R, const Selection &S) {
   return true;
 }
 
+/// A solution's versions (majors), the root left out.
+static Selection selectionOf(const PackageSolveResult &Result) {
+  Selection S;
+  for (const auto &[Name, V] : *Result.Solution)
+    if (Name != "root")
+      S[Name] = V.major();
+  return S;
+}
+
 /// Whether any assignment (each package absent or at one of its versions)
 /// satisfies everything (and has Pinned at major Pin, where set).
 static bool bruteForceSolvable(const RandomRegistry &R,
@@ -209,12 +218,8 @@ TEST_P(SolverOracle, AgreesWithBruteForceOnRandomRegistries) {
     ASSERT_EQ(Result.solved(), Expected) << "case " << Case;
     if (Result.solved()) {
       ++Solvable;
-      Selection S;
-      for (const auto &[Name, V] : *Result.Solution)
-        if (Name != "root")
-          S[Name] = V.major();
       EXPECT_EQ(Result.Solution->at("root"), ver("1.0.0"));
-      EXPECT_TRUE(valid(R, S)) << "case " << Case;
+      EXPECT_TRUE(valid(R, selectionOf(Result))) << "case " << Case;
     } else {
       ++Unsolvable;
       const PackageDerivation &Tree = *Result.Failure;
@@ -261,10 +266,7 @@ TEST(SolverOracleQueries, SuccessiveQueriesAgreeWithBruteForce) {
         if (!Q.solved())
           continue;
         ++Possible;
-        Selection S;
-        for (const auto &[Pkg, V] : *Q.Solution)
-          if (Pkg != "root")
-            S[Pkg] = V.major();
+        Selection S = selectionOf(Q);
         EXPECT_TRUE(valid(R, S)) << "case " << Case;
         EXPECT_EQ(S[Name], RV.Major) << "case " << Case;
       }
