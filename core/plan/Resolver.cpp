@@ -65,9 +65,10 @@ using namespace encoding;
 /// every test scenario the most any needs is 6 (almost all fail without
 /// deciding anything). A problem that needs more (only in registries of
 /// hundreds of packages) leaves the package without that line rather than
-/// re-solving everything per package; so does one that resolves more than
-/// the solver's query conflict bound (64: on the generated 200-package
-/// registries the most any needs is 5).
+/// re-solving everything per package; so does one beyond the solver's
+/// other query limits (Solver::QueryLimits: 64 conflicts, 1,000 learned
+/// incompatibilities; on the generated registries the most any needs is 5
+/// and 720).
 constexpr unsigned WhyNotDecisions = 12;
 
 namespace {

@@ -214,7 +214,46 @@ public:
   /// The number of assignments.
   size_t trailSize() const { return Assignments.size(); }
 
+  /// The relation between what the solution knows about T's package and T.
+  SetRelation relation(PackageId Package, const TermT &T) const {
+    const TermT *Known = known(Package);
+    if (!Known)
+      return SetRelation::Overlapping;
+    // A decided package is known to be exactly its version (a derivation
+    // never lands on it: its terms are satisfied or contradicted, never
+    // open; and the solver decides only versions its set contains), so one
+    // membership test is the whole relation.
+    const std::optional<V> &Decision = States[Package].Decision;
+    if (Decision)
+      return T.set().contains(*Decision) == T.isPositive()
+                 ? SetRelation::Subset
+                 : SetRelation::Disjoint;
+    return Known->relation(T);
+  }
+
+  bool satisfies(PackageId Package, const TermT &T) const {
+    return relation(Package, T) == SetRelation::Subset;
+  }
+
+  /// The earliest assignment such that the assignments up to and including
+  /// it satisfy T. T must be satisfied by the solution.
+  const Assignment &satisfier(PackageId Package, const TermT &T) const {
+    // Accumulated only narrows along Own: once it satisfies T, every later
+    // one does too, so the first that does is found by bisection.
+    const std::vector<unsigned> &Own = States[Package].Own;
+    auto It = std::partition_point(Own.begin(), Own.end(), [&](unsigned I) {
+      return !Assignments[I].Accumulated.satisfies(T);
+    });
+    assert(It != Own.end() && "term is not satisfied by the partial solution");
+    if (It == Own.end())
+      return Assignments.back();
+    return Assignments[*It];
+  }
+
 private:
+  /// Removes assignments from the end while Pop says so (backtrack(),
+  /// truncate()); the packages touched get a new generation and their place
+  /// in the positive order again.
   template <class Pred>
   void popWhile(Pred Pop, std::vector<IncompId> *DroppedCauses) {
     std::vector<PackageId> Touched;
@@ -260,44 +299,6 @@ private:
       Stamps[P] = ++OrderClock;
   }
 
-public:
-  /// The relation between what the solution knows about T's package and T.
-  SetRelation relation(PackageId Package, const TermT &T) const {
-    const TermT *Known = known(Package);
-    if (!Known)
-      return SetRelation::Overlapping;
-    // A decided package is known to be exactly its version (a derivation
-    // never lands on it: its terms are satisfied or contradicted, never
-    // open; and the solver decides only versions its set contains), so one
-    // membership test is the whole relation.
-    const std::optional<V> &Decision = States[Package].Decision;
-    if (Decision)
-      return T.set().contains(*Decision) == T.isPositive()
-                 ? SetRelation::Subset
-                 : SetRelation::Disjoint;
-    return Known->relation(T);
-  }
-
-  bool satisfies(PackageId Package, const TermT &T) const {
-    return relation(Package, T) == SetRelation::Subset;
-  }
-
-  /// The earliest assignment such that the assignments up to and including
-  /// it satisfy T. T must be satisfied by the solution.
-  const Assignment &satisfier(PackageId Package, const TermT &T) const {
-    // Accumulated only narrows along Own: once it satisfies T, every later
-    // one does too, so the first that does is found by bisection.
-    const std::vector<unsigned> &Own = States[Package].Own;
-    auto It = std::partition_point(Own.begin(), Own.end(), [&](unsigned I) {
-      return !Assignments[I].Accumulated.satisfies(T);
-    });
-    assert(It != Own.end() && "term is not satisfied by the partial solution");
-    if (It == Own.end())
-      return Assignments.back();
-    return Assignments[*It];
-  }
-
-private:
   /// Appends an assignment, given what is known of its package with it.
   void push(PackageId Package, std::optional<IncompId> Cause, TermT Accumulated,
             unsigned HoldsFrom) {
