@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <compare>
 #include <initializer_list>
 #include <memory>
@@ -25,6 +26,128 @@
 #include <vector>
 
 namespace cudadeps {
+
+/// A release's numbers (1.2.3: 1, 2, 3): up to four inline, which nearly
+/// every version has, more on the heap. Versions are copied constantly
+/// (version sets, terms, decisions, decoding): copying an inline one copies
+/// five words, with no call and no allocation.
+class ReleaseNumbers {
+public:
+  static constexpr size_t InlineSize = 4;
+
+  ReleaseNumbers() = default;
+  ReleaseNumbers(const uint64_t *From, const uint64_t *To) {
+    assign(llvm::ArrayRef<uint64_t>(From, To));
+  }
+  ReleaseNumbers(std::initializer_list<uint64_t> Numbers) {
+    assign(llvm::ArrayRef<uint64_t>(Numbers));
+  }
+  ReleaseNumbers(const ReleaseNumbers &O) : Count(O.Count) {
+    if (O.Long)
+      copyLong(O);
+    else
+      std::copy(O.Inline, O.Inline + InlineSize, Inline);
+  }
+  ReleaseNumbers(ReleaseNumbers &&O) noexcept
+      : Long(std::move(O.Long)), Count(O.Count), Capacity(O.Capacity) {
+    std::copy(O.Inline, O.Inline + InlineSize, Inline);
+    O.Count = 0;
+  }
+  ReleaseNumbers &operator=(const ReleaseNumbers &O) {
+    if (this == &O)
+      return *this;
+    Count = O.Count;
+    if (O.Long) {
+      copyLong(O);
+    } else {
+      Long.reset();
+      std::copy(O.Inline, O.Inline + InlineSize, Inline);
+    }
+    return *this;
+  }
+  ReleaseNumbers &operator=(ReleaseNumbers &&O) noexcept {
+    Long = std::move(O.Long);
+    Count = O.Count;
+    Capacity = O.Capacity;
+    std::copy(O.Inline, O.Inline + InlineSize, Inline);
+    O.Count = 0;
+    return *this;
+  }
+  ReleaseNumbers &operator=(std::initializer_list<uint64_t> Numbers) {
+    assign(llvm::ArrayRef<uint64_t>(Numbers));
+    return *this;
+  }
+
+  size_t size() const { return Count; }
+  bool empty() const { return Count == 0; }
+  uint64_t *begin() { return Long ? Long.get() : Inline; }
+  uint64_t *end() { return begin() + Count; }
+  const uint64_t *begin() const { return Long ? Long.get() : Inline; }
+  const uint64_t *end() const { return begin() + Count; }
+  uint64_t &operator[](size_t I) { return begin()[I]; }
+  uint64_t operator[](size_t I) const { return begin()[I]; }
+  uint64_t back() const { return begin()[Count - 1]; }
+  operator llvm::ArrayRef<uint64_t>() const { return {begin(), Count}; }
+
+  void clear() { resize(0); }
+  void push_back(uint64_t N) {
+    resize(Count + 1);
+    begin()[Count - 1] = N;
+  }
+  /// New numbers are 0.
+  void resize(size_t N) {
+    if (N <= InlineSize && !Long) {
+      std::fill(Inline + std::min<size_t>(N, Count), Inline + InlineSize, 0);
+      Count = uint32_t(N);
+      return;
+    }
+    if (N > Capacity || !Long) {
+      size_t NewCapacity = std::max<size_t>(N, 2 * size_t(Count));
+      auto Grown = std::make_unique<uint64_t[]>(NewCapacity);
+      std::copy(begin(), begin() + std::min<size_t>(N, Count), Grown.get());
+      Long = std::move(Grown);
+      Capacity = uint32_t(NewCapacity);
+    } else if (N > Count) {
+      std::fill(Long.get() + Count, Long.get() + N, 0);
+    }
+    Count = uint32_t(N);
+  }
+
+private:
+  void assign(llvm::ArrayRef<uint64_t> Numbers) {
+    Long.reset();
+    Count = 0;
+    resize(Numbers.size());
+    std::copy(Numbers.begin(), Numbers.end(), begin());
+  }
+  void copyLong(const ReleaseNumbers &O) {
+    Long = std::make_unique<uint64_t[]>(O.Count);
+    Capacity = O.Count;
+    std::copy(O.Long.get(), O.Long.get() + O.Count, Long.get());
+  }
+
+  /// The numbers while there are at most InlineSize (the rest 0), and
+  /// while Long is null.
+  uint64_t Inline[InlineSize] = {0, 0, 0, 0};
+  /// The numbers once more than InlineSize were held; Capacity of them.
+  std::unique_ptr<uint64_t[]> Long;
+  uint32_t Count = 0;
+  uint32_t Capacity = 0;
+};
+
+/// The load cache's form (core/support/BinaryCodec.h): the count, then
+/// each number, as a std::vector<uint64_t> is written.
+template <class C> void codec(C &Cd, ReleaseNumbers &X) {
+  if constexpr (C::Decoding) {
+    X.resize(Cd.count()); // at most one number per byte left
+    for (uint64_t &N : X)
+      N = Cd.varint();
+  } else {
+    Cd.varint(X.size());
+    for (uint64_t N : X)
+      Cd.varint(N);
+  }
+}
 
 class Version {
 public:
@@ -156,7 +279,7 @@ private:
   // constantly, copies 112 bytes and allocates nothing: the release inline
   // for up to four segments (nearly every version), the pre/post/dev
   // numbers beside one flag each, the rare local label shared.
-  llvm::SmallVector<uint64_t, 4> Release;
+  ReleaseNumbers Release;
   uint64_t Epoch = 0;
   /// The epoch and release packed so that comparing keys compares them:
   /// 1 | epoch << 57 | segment 0 << 41 | segment 1 << 25 | segment 2 << 9,

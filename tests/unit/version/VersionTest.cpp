@@ -1,6 +1,7 @@
 //===- VersionTest.cpp - parsing, normalization and ordering of Version ---===//
 
 #include "core/version/Version.h"
+#include "core/support/BinaryCodec.h"
 #include "tests/unit/version/Printers.h"
 
 #include "llvm/Support/Error.h"
@@ -417,4 +418,45 @@ TEST(VersionLimits, CanonicalTextStaysWithinTheLimit) {
   ASSERT_FALSE(bool(V));
   EXPECT_NE(llvm::toString(V.takeError()).find("canonical form"),
             std::string::npos);
+}
+
+// A release of more than four numbers is held apart from the inline ones:
+// copies, moves, arithmetic and the load cache's form keep every number.
+TEST(VersionRelease, LongReleasesSurviveCopiesMovesAndTheCache) {
+  Version Long = v("1.2.3.4.5.6.7");
+  Version Copy = Long;
+  EXPECT_EQ(Copy.str(), "1.2.3.4.5.6.7");
+  Version Moved = std::move(Copy);
+  EXPECT_EQ(Moved.str(), "1.2.3.4.5.6.7");
+  Version Short = v("9.8");
+  Short = Moved; // a long one over an inline one
+  EXPECT_EQ(Short.str(), "1.2.3.4.5.6.7");
+  Short = v("9.8"); // and back
+  EXPECT_EQ(Short.str(), "9.8");
+  EXPECT_EQ(Short.release().size(), 2u);
+  EXPECT_LT(Long, v("1.2.3.4.5.6.8"));
+  EXPECT_GT(Long, v("1.2.3.4.5.6"));
+  EXPECT_EQ(v("1.2.3.4.5.6.7.0.0"), Long);
+  EXPECT_EQ(Long.truncated(5).str(), "1.2.3.4.5");
+  EXPECT_EQ(Long.truncated(9).str(), "1.2.3.4.5.6.7.0.0");
+  EXPECT_EQ(Long.bumped(5).str(), "1.2.3.4.5.7.dev0");
+  EXPECT_EQ(v("1.2.3").bumped(5).str(), "1.2.3.0.0.1.dev0");
+  EXPECT_EQ(Version({1, 2, 3, 4, 5}).release().back(), 5u);
+
+  std::vector<Version> Many(50, Long); // a vector's growth moves them
+  Many.push_back(v("2.0"));
+  for (size_t I = 0; I + 1 < Many.size(); ++I)
+    ASSERT_EQ(Many[I].str(), "1.2.3.4.5.6.7");
+
+  for (const char *Text : {"1.2.3.4.5.6.7", "1.2", "0", "3!1.2.3.4.5rc1.post2"}) {
+    Version In = v(Text), Out;
+    BinaryEncoder E("f");
+    E(In);
+    std::string Bytes = E.take();
+    BinaryDecoder D(Bytes, "f");
+    D(Out);
+    ASSERT_TRUE(D.ok()) << Text;
+    EXPECT_EQ(Out.str(), In.str());
+    EXPECT_EQ(Out, In);
+  }
 }
