@@ -16,6 +16,7 @@
 #include <memory>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 using namespace llvm;
 
@@ -263,18 +264,24 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
     return Base.Set(Set);
   };
   // A derivation names the same terms many times (thousands of lines for a
-  // registry of hundreds of packages): each set of a package is worded once
-  // (sets compare exactly; a package has few distinct ones).
-  using Wordings = std::vector<std::pair<VersionSet, std::string>>;
-  auto Worded = std::make_shared<std::map<std::string, Wordings>>();
+  // registry of hundreds of packages): each set of a package is worded once,
+  // found by the package and the set's hash (sets compare exactly; a
+  // package of a large derivation has hundreds of distinct ones).
+  struct Wording {
+    std::string Package;
+    VersionSet Set;
+    std::string Text;
+  };
+  using Wordings = std::unordered_map<uint64_t, std::vector<Wording>>;
+  auto Worded = std::make_shared<Wordings>();
   S.PackageSet = [Word = S.PackageSet, Worded](const std::string &P,
                                                const VersionSet &Set) {
-    Wordings &Known = (*Worded)[P];
-    for (const auto &[Seen, Text] : Known)
-      if (Seen == Set)
-        return Text;
-    Known.emplace_back(Set, Word(P, Set));
-    return Known.back().second;
+    std::vector<Wording> &Known = (*Worded)[Set.hash()];
+    for (const Wording &W : Known)
+      if (W.Package == P && W.Set == Set)
+        return W.Text;
+    Known.push_back({P, Set, Word(P, Set)});
+    return Known.back().Text;
   };
   return S;
 }

@@ -545,3 +545,18 @@ std::strong_ordering Version::compareAfterRelease(const Version &O) const {
                                               : std::strong_ordering::less);
   return Order(compareLocal(local(), O.local()));
 }
+
+uint64_t Version::hash() const {
+  // What equal versions share and is quick to read: the epoch and the
+  // release without trailing zeros (versions that differ only after the
+  // release, rarer, are told apart by comparing).
+  uint64_t H = 0xcbf29ce484222325ull;
+  auto Mix = [&H](uint64_t X) { H = (H ^ X) * 0x100000001b3ull; };
+  Mix(Epoch);
+  size_t N = Release.size();
+  while (N > 0 && Release[N - 1] == 0)
+    --N;
+  for (size_t I = 0; I < N; ++I)
+    Mix(Release[I]);
+  return H;
+}

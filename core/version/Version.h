@@ -225,6 +225,8 @@ public:
 
   /// Canonical PEP 440 text ("1.5.0.post8", "2.11.0+cu128", "1!2.0").
   std::string str() const;
+  /// Equal versions hash alike (for tables of versions and sets).
+  uint64_t hash() const;
 
   std::strong_ordering operator<=>(const Version &O) const {
     // Two versions whose epoch and release each fit the packed key are

@@ -361,6 +361,22 @@ std::pair<bool, bool> VersionSet::subsetAndDisjoint(const VersionSet &O) const {
   return {Subset, Disjoint};
 }
 
+uint64_t VersionSet::hash() const {
+  // A few multiplications per bound: callers hash sets often.
+  uint64_t H = Intervals.size();
+  auto Mix = [&H](uint64_t X) { H = (H ^ X) * 0x100000001b3ull; };
+  auto Add = [&Mix](const Bound &B) {
+    Mix(uint64_t(B.Value.has_value()) << 1 | uint64_t(B.Inclusive));
+    if (B.Value)
+      Mix(B.Value->hash());
+  };
+  for (const Interval &I : Intervals) {
+    Add(I.Lower);
+    Add(I.Upper);
+  }
+  return H;
+}
+
 VersionSet VersionSet::unionWith(const VersionSet &O) const {
   Cuts A = setCuts(Intervals), B = setCuts(O.Intervals);
   A.insert(A.end(), B.begin(), B.end());

@@ -154,6 +154,8 @@ public:
   std::string displayStr() const;
 
   bool operator==(const VersionSet &O) const = default;
+  /// Equal sets hash alike (Version::hash()), for tables of sets.
+  uint64_t hash() const;
 
 private:
   explicit VersionSet(std::vector<Interval> I);

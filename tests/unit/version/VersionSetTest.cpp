@@ -7,8 +7,10 @@
 
 #include <gtest/gtest.h>
 
+
 #include <algorithm>
 #include <random>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -559,4 +561,30 @@ TEST(VersionSet, OneIntervalNormalizesAsSeveralDo) {
                 VersionSet::unionOf({Point, Point}))
           << B.Value->str();
     }
+}
+
+// Equal sets hash alike, whatever spelling or operation made them (tables of
+// sets rely on it); sets with different bounds' releases do not.
+TEST(VersionSet, EqualSetsHashAlike) {
+  const std::pair<const char *, const char *> Equal[] = {
+      {"~=1.5", ">=1.5,==1.*"},        {"==2.0", "==2"},
+      {"==2.0", "==2.0.0"},            {"", "*"},
+      {"==0.*", "<1"},                 {"<2.11", "<2.11.dev0"},
+      {">=1,<2 || >=1.5,<3", ">=1,<3"}, {"==1.2.3.4.5.0", "==1.2.3.4.5"},
+      {"==1!2.0", "==1!2"}};
+  for (const auto &[A, B] : Equal) {
+    ASSERT_EQ(set(A), set(B)) << A << " / " << B;
+    EXPECT_EQ(set(A).hash(), set(B).hash()) << A << " / " << B;
+  }
+  EXPECT_EQ(set("!=2.0").hash(), set("==2.0").complement().hash());
+  VersionSet Union = set(">=1,<2").unionWith(set(">=1.5,<3"));
+  ASSERT_EQ(Union, set(">=1,<3"));
+  EXPECT_EQ(Union.hash(), set(">=1,<3").hash());
+  const char *const Distinct[] = {"*",     "==1",   "==1.1",       ">=1",
+                                  "<1",    ">=1,<2", "==1!1",      "!=1",
+                                  "==1.2.3.4.5",     "<1 || >=2",   ">=2"};
+  std::set<uint64_t> Hashes;
+  for (const char *S : Distinct)
+    Hashes.insert(set(S).hash());
+  EXPECT_EQ(Hashes.size(), std::size(Distinct));
 }
