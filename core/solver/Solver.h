@@ -425,12 +425,19 @@ private:
         .first->second;
   }
 
-  /// Appends I to the store with the ids of its packages; not indexed.
-  IncompId store(IncompatibilityT I, bool IsTainted) {
+  /// Appends I to the store with the ids of its packages (Ids, where the
+  /// caller knows them: one per term); not indexed.
+  IncompId store(IncompatibilityT I, bool IsTainted,
+                 std::vector<PackageId> Ids = {}) {
+    assert((Ids.empty() || Ids.size() == I.Terms.size()) &&
+           "one id per term");
     IncompId Id = Store.size();
     TermIndex &T = Meta.emplace_back();
-    for (const Entry &E : I.Terms)
-      T.Packages.push_back(id(E.first));
+    if (!Ids.empty() || I.Terms.empty())
+      T.Packages.assign(Ids.begin(), Ids.end());
+    else
+      for (const Entry &E : I.Terms)
+        T.Packages.push_back(id(E.first));
     T.Relations.resize(T.Packages.size());
     Store.push_back(std::move(I));
     Tainted.push_back(IsTainted);
@@ -677,22 +684,48 @@ private:
 
       IncompId SatisfierCause = *MostRecent->Cause;
       PackageId SatisfierPackage = MostRecent->Package;
-      std::vector<Entry> Terms;
+      // The terms of the derived incompatibility, as
+      // IncompatibilityT::make() would build them from this list (the
+      // root's positive terms dropped from a list of more than one, terms
+      // of one package intersected in the first one's place), merged by
+      // package id rather than by comparing names: a derivation can carry
+      // hundreds of terms.
+      std::optional<Entry> Inverse;
+      if (Difference)
+        Inverse.emplace(Names[SatisfierPackage], Difference->inverse());
+      llvm::SmallVector<std::pair<PackageId, const Entry *>, 16> Raw;
       for (size_t K = 0; K < I.Terms.size(); ++K)
         if (K != MostRecentTerm)
-          Terms.push_back(I.Terms[K]);
+          Raw.emplace_back(Pkgs[K], &I.Terms[K]);
       const auto &CausePkgs = Meta[SatisfierCause].Packages;
       for (size_t K = 0; K < CausePkgs.size(); ++K)
         if (CausePkgs[K] != SatisfierPackage)
-          Terms.push_back(Store[SatisfierCause].Terms[K]);
-      if (Difference)
-        Terms.emplace_back(Names[SatisfierPackage], Difference->inverse());
-      IncompatibilityT New =
-          IncompatibilityT::make(std::move(Terms), CauseKind::Derived, Root);
+          Raw.emplace_back(CausePkgs[K], &Store[SatisfierCause].Terms[K]);
+      if (Inverse)
+        Raw.emplace_back(SatisfierPackage, &*Inverse);
+      IncompatibilityT New;
+      New.Kind = CauseKind::Derived;
+      std::vector<PackageId> NewIds;
+      MergeMark.resize(Names.size(), 0);
+      MergeSlot.resize(Names.size(), 0);
+      ++MergeStamp;
+      for (const auto &[Pkg, E] : Raw) {
+        if (Raw.size() != 1 && Pkg == RootId && E->second.isPositive())
+          continue;
+        if (MergeMark[Pkg] == MergeStamp) {
+          TermT &Existing = New.Terms[MergeSlot[Pkg]].second;
+          Existing = Existing.intersect(E->second);
+          continue;
+        }
+        MergeMark[Pkg] = MergeStamp;
+        MergeSlot[Pkg] = New.Terms.size();
+        New.Terms.push_back(*E);
+        NewIds.push_back(Pkg);
+      }
       New.Cause1 = Current;
       New.Cause2 = SatisfierCause;
       bool IsTainted = Tainted[Current] || Tainted[SatisfierCause];
-      Current = store(std::move(New), IsTainted);
+      Current = store(std::move(New), IsTainted, std::move(NewIds));
       ++Work.Learned;
       Learned = true;
     }
@@ -1104,6 +1137,11 @@ private:
   /// completesFirstSolution()'s marks of the packages it looked at.
   std::vector<uint64_t> Checked;
   uint64_t CheckStamp = 0;
+  /// resolveConflict()'s marks of the packages a derived incompatibility
+  /// has a term for, and that term's place.
+  std::vector<uint64_t> MergeMark;
+  std::vector<uint32_t> MergeSlot;
+  uint64_t MergeStamp = 0;
   /// A query's solution found by completesFirstSolution().
   std::vector<std::pair<PackageId, V>> Completed;
   /// Whether solve() found a solution, and its version of each package.
