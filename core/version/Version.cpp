@@ -503,6 +503,20 @@ std::strong_ordering Version::compareParts(const Version &O) const {
 }
 
 std::strong_ordering Version::compareAfterRelease(const Version &O) const {
+  // A release, one of its sentinels or a dev release of it (the bounds of
+  // nearly every version set: "<1.2" ends before 1.2.dev0), on both sides:
+  // ordered by which one it is, as the parts below order them.
+  auto Rank = [](const Version &V) -> std::pair<int, uint64_t> {
+    if (V.HasPre || V.HasPost || V.Local ||
+        int(V.MinOfRelease) + int(V.MaxLocal) + int(V.MaxPost) +
+                int(V.HasDev) > 1)
+      return {-1, 0};
+    if (V.HasDev)
+      return {1, V.DevNumber};
+    return {V.MinOfRelease ? 0 : V.MaxPost ? 4 : V.MaxLocal ? 3 : 2, 0};
+  };
+  if (auto L = Rank(*this), R = Rank(O); L.first >= 0 && R.first >= 0)
+    return L <=> R;
   auto Order = [](int C) {
     return C < 0 ? std::strong_ordering::less
                  : (C > 0 ? std::strong_ordering::greater

@@ -460,3 +460,25 @@ TEST(VersionRelease, LongReleasesSurviveCopiesMovesAndTheCache) {
     EXPECT_EQ(Out, In);
   }
 }
+
+// The versions of one release that version sets' bounds are made of (dev
+// releases, the release, the sentinel after its posts) order among
+// themselves and against every other kind as PEP 440 says.
+TEST(VersionOrder, ReleasesDevReleasesAndSentinelsOfOneRelease) {
+  std::vector<Version> Vs;
+  for (const char *T : {"2.10.post3", "2.11.dev0", "2.11.dev3", "2.11a1.dev1",
+                        "2.11a1", "2.11rc2.post1", "2.11", "2.11+x",
+                        "2.11.post0.dev0", "2.11.post1", "2.11.post1+y"})
+    Vs.push_back(v(T));
+  Vs.push_back(v("2.11").afterAllPosts());
+  Vs.push_back(v("2.11.0.1.dev0"));
+  Vs.push_back(v("2.12.dev0"));
+  for (size_t I = 0; I < Vs.size(); ++I)
+    for (size_t J = 0; J < Vs.size(); ++J) {
+      SCOPED_TRACE(std::to_string(I) + " vs " + std::to_string(J));
+      EXPECT_EQ(Vs[I] <=> Vs[J], I <=> J);
+    }
+  EXPECT_EQ(v("2.11.dev3"), v("2.11.0.dev3"));
+  EXPECT_EQ(v("2.11").afterAllPosts(), v("2.11.0").afterAllPosts());
+  EXPECT_LT(v("2.11.dev3"), v("2.11.0.dev4"));
+}
