@@ -12,6 +12,7 @@
 #include "core/solver/Incompatibility.h"
 
 #include <map>
+#include <type_traits>
 #include <vector>
 
 namespace cudadeps::solver {
@@ -42,23 +43,46 @@ template <class P, class VS> struct DerivationTree {
   /// Copies the part of Store reachable from Final into a tree.
   static DerivationTree build(const std::vector<Node> &Store, IncompId Final,
                               const P &Root) {
+    return build(Store, Final, Root, [](IncompId) { return false; });
+  }
+
+  /// The same, taking the terms and text of each incompatibility that
+  /// Take(Id) says its owner drops afterwards instead of copying them (its
+  /// kind and causes stay in Store).
+  template <class StoreT, class TakeF>
+  static DerivationTree build(StoreT &Store, IncompId Final, const P &Root,
+                              TakeF Take) {
     DerivationTree T;
     T.RootPackage = Root;
     std::map<IncompId, IncompId> Mapped;
-    T.Top = T.copy(Store, Final, Mapped);
+    T.Top = T.copy(Store, Final, Mapped, Take);
     return T;
   }
 
 private:
-  IncompId copy(const std::vector<Node> &Store, IncompId Id,
-                std::map<IncompId, IncompId> &Mapped) {
+  template <class StoreT, class TakeF>
+  IncompId copy(StoreT &Store, IncompId Id,
+                std::map<IncompId, IncompId> &Mapped, TakeF &Take) {
     auto It = Mapped.find(Id);
     if (It != Mapped.end())
       return It->second;
-    Node N = Store[Id];
+    Node N;
+    if constexpr (!std::is_const_v<StoreT>) {
+      if (Take(Id)) {
+        N.Terms = std::move(Store[Id].Terms);
+        N.Text = std::move(Store[Id].Text);
+        N.Kind = Store[Id].Kind;
+        N.Cause1 = Store[Id].Cause1;
+        N.Cause2 = Store[Id].Cause2;
+      } else {
+        N = Store[Id];
+      }
+    } else {
+      N = Store[Id];
+    }
     if (N.Kind == CauseKind::Derived) {
-      N.Cause1 = copy(Store, Store[Id].Cause1, Mapped);
-      N.Cause2 = copy(Store, Store[Id].Cause2, Mapped);
+      N.Cause1 = copy(Store, Store[Id].Cause1, Mapped, Take);
+      N.Cause2 = copy(Store, Store[Id].Cause2, Mapped, Take);
     }
     IncompId New = Nodes.size();
     Nodes.push_back(std::move(N));

@@ -172,7 +172,8 @@ public:
     Querying = true;
     run();
     Querying = false;
-    SolveResult<P, V, VS> Result = result(WithSolution);
+    SolveResult<P, V, VS> Result =
+        result(WithSolution, /*TakeTainted=*/true);
     forgetQuery(PinId);
     return Result;
   }
@@ -329,12 +330,19 @@ private:
     }
   }
 
-  SolveResult<P, V, VS> result(bool WithSolution = true) const {
+  /// With TakeTainted (a query about to forget what rests on its pin:
+  /// forgetQuery() reads only the kinds and causes of what it drops), the
+  /// failure's derivation takes those incompatibilities' terms and texts
+  /// instead of copying them.
+  SolveResult<P, V, VS> result(bool WithSolution = true,
+                               bool TakeTainted = false) {
     SolveResult<P, V, VS> Result;
     Result.IncompatibilityCount = Store.size();
     Result.Work = Work;
     if (FailureId) {
-      Result.Failure = DerivationTree<P, VS>::build(Store, *FailureId, Root);
+      Result.Failure = DerivationTree<P, VS>::build(
+          Store, *FailureId, Root,
+          [&](IncompId Id) { return TakeTainted && Tainted[Id]; });
     } else if (Exhausted) {
       Result.Undecided = true;
     } else if (!WithSolution) {

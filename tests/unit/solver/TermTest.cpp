@@ -54,3 +54,41 @@ TEST(SolverIncompatibility, MergesTermsAndDropsTheRootFromDerived) {
                       "root")
                   .isFailure("root"));
 }
+
+// A derivation built for a store that drops some incompatibilities
+// afterwards takes their terms and texts (the store keeps their kinds and
+// causes) and is the same tree as one built by copying.
+TEST(SolverDerivationTree, TakesTheTermsOfWhatTheStoreDrops) {
+  using I = solver::Incompatibility<std::string, VersionSet>;
+  using Tree = solver::DerivationTree<std::string, VersionSet>;
+  std::vector<I> Store(3);
+  Store[0].Kind = solver::CauseKind::Dependency;
+  Store[0].Terms = {{"root", pos("1.0.0")}, {"foo", neg("^1.0.0")}};
+  Store[1].Kind = solver::CauseKind::Unavailable;
+  Store[1].Terms = {{"foo", pos("^1.0.0")}};
+  Store[1].Text = "no such release";
+  Store[2].Kind = solver::CauseKind::Derived;
+  Store[2].Terms = {{"root", pos("1.0.0")}};
+  Store[2].Text = "derived";
+  Store[2].Cause1 = 0;
+  Store[2].Cause2 = 1;
+  const std::vector<I> Original = Store;
+  Tree Copied = Tree::build(Original, 2, "root");
+  Tree Taken =
+      Tree::build(Store, 2, "root", [](solver::IncompId Id) { return Id != 0; });
+  ASSERT_EQ(Taken.Nodes.size(), Copied.Nodes.size());
+  for (size_t K = 0; K < Copied.Nodes.size(); ++K) {
+    EXPECT_EQ(Taken.Nodes[K].Terms, Copied.Nodes[K].Terms) << K;
+    EXPECT_EQ(Taken.Nodes[K].Text, Copied.Nodes[K].Text) << K;
+    EXPECT_EQ(Taken.Nodes[K].Kind, Copied.Nodes[K].Kind) << K;
+    EXPECT_EQ(Taken.Nodes[K].Cause1, Copied.Nodes[K].Cause1) << K;
+    EXPECT_EQ(Taken.Nodes[K].Cause2, Copied.Nodes[K].Cause2) << K;
+  }
+  EXPECT_EQ(Taken.Top, Copied.Top);
+  // What was not taken is as it was; what was taken keeps kind and causes.
+  EXPECT_EQ(Store[0].Terms, Original[0].Terms);
+  EXPECT_TRUE(Store[1].Terms.empty() && Store[2].Terms.empty());
+  EXPECT_EQ(Store[2].Kind, solver::CauseKind::Derived);
+  EXPECT_EQ(Store[2].Cause1, 0u);
+  EXPECT_EQ(Store[2].Cause2, 1u);
+}
