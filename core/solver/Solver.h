@@ -172,8 +172,7 @@ public:
     Querying = true;
     run();
     Querying = false;
-    SolveResult<P, V, VS> Result =
-        result(WithSolution, /*TakeTainted=*/true);
+    SolveResult<P, V, VS> Result = result(WithSolution, /*TakeTainted=*/true);
     forgetQuery(PinId);
     return Result;
   }
@@ -437,8 +436,7 @@ private:
   /// caller knows them: one per term); not indexed.
   IncompId store(IncompatibilityT I, bool IsTainted,
                  std::vector<PackageId> Ids = {}) {
-    assert((Ids.empty() || Ids.size() == I.Terms.size()) &&
-           "one id per term");
+    assert((Ids.empty() || Ids.size() == I.Terms.size()) && "one id per term");
     IncompId Id = Store.size();
     TermIndex &T = Meta.emplace_back();
     if (!Ids.empty() || I.Terms.empty())

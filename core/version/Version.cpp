@@ -507,9 +507,9 @@ std::strong_ordering Version::compareAfterRelease(const Version &O) const {
   // nearly every version set: "<1.2" ends before 1.2.dev0), on both sides:
   // ordered by which one it is, as the parts below order them.
   auto Rank = [](const Version &V) -> std::pair<int, uint64_t> {
-    if (V.HasPre || V.HasPost || V.Local ||
-        int(V.MinOfRelease) + int(V.MaxLocal) + int(V.MaxPost) +
-                int(V.HasDev) > 1)
+    int Marks =
+        int(V.MinOfRelease) + int(V.MaxLocal) + int(V.MaxPost) + int(V.HasDev);
+    if (V.HasPre || V.HasPost || V.Local || Marks > 1)
       return {-1, 0};
     if (V.HasDev)
       return {1, V.DevNumber};

@@ -18,9 +18,9 @@
 
 #include <algorithm>
 #include <compare>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

@@ -74,8 +74,8 @@ TEST(SolverDerivationTree, TakesTheTermsOfWhatTheStoreDrops) {
   Store[2].Cause2 = 1;
   const std::vector<I> Original = Store;
   Tree Copied = Tree::build(Original, 2, "root");
-  Tree Taken =
-      Tree::build(Store, 2, "root", [](solver::IncompId Id) { return Id != 0; });
+  Tree Taken = Tree::build(Store, 2, "root",
+                           [](solver::IncompId Id) { return Id != 0; });
   ASSERT_EQ(Taken.Nodes.size(), Copied.Nodes.size());
   for (size_t K = 0; K < Copied.Nodes.size(); ++K) {
     EXPECT_EQ(Taken.Nodes[K].Terms, Copied.Nodes[K].Terms) << K;

@@ -7,7 +7,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include <algorithm>
 #include <random>
 #include <set>
@@ -567,10 +566,14 @@ TEST(VersionSet, OneIntervalNormalizesAsSeveralDo) {
 // sets rely on it); sets with different bounds' releases do not.
 TEST(VersionSet, EqualSetsHashAlike) {
   const std::pair<const char *, const char *> Equal[] = {
-      {"~=1.5", ">=1.5,==1.*"},        {"==2.0", "==2"},
-      {"==2.0", "==2.0.0"},            {"", "*"},
-      {"==0.*", "<1"},                 {"<2.11", "<2.11.dev0"},
-      {">=1,<2 || >=1.5,<3", ">=1,<3"}, {"==1.2.3.4.5.0", "==1.2.3.4.5"},
+      {"~=1.5", ">=1.5,==1.*"},
+      {"==2.0", "==2"},
+      {"==2.0", "==2.0.0"},
+      {"", "*"},
+      {"==0.*", "<1"},
+      {"<2.11", "<2.11.dev0"},
+      {">=1,<2 || >=1.5,<3", ">=1,<3"},
+      {"==1.2.3.4.5.0", "==1.2.3.4.5"},
       {"==1!2.0", "==1!2"}};
   for (const auto &[A, B] : Equal) {
     ASSERT_EQ(set(A), set(B)) << A << " / " << B;
@@ -580,9 +583,9 @@ TEST(VersionSet, EqualSetsHashAlike) {
   VersionSet Union = set(">=1,<2").unionWith(set(">=1.5,<3"));
   ASSERT_EQ(Union, set(">=1,<3"));
   EXPECT_EQ(Union.hash(), set(">=1,<3").hash());
-  const char *const Distinct[] = {"*",     "==1",   "==1.1",       ">=1",
-                                  "<1",    ">=1,<2", "==1!1",      "!=1",
-                                  "==1.2.3.4.5",     "<1 || >=2",   ">=2"};
+  const char *const Distinct[] = {"*",           "==1",       "==1.1", ">=1",
+                                  "<1",          ">=1,<2",    "==1!1", "!=1",
+                                  "==1.2.3.4.5", "<1 || >=2", ">=2"};
   std::set<uint64_t> Hashes;
   for (const char *S : Distinct)
     Hashes.insert(set(S).hash());

@@ -448,7 +448,8 @@ TEST(VersionRelease, LongReleasesSurviveCopiesMovesAndTheCache) {
   for (size_t I = 0; I + 1 < Many.size(); ++I)
     ASSERT_EQ(Many[I].str(), "1.2.3.4.5.6.7");
 
-  for (const char *Text : {"1.2.3.4.5.6.7", "1.2", "0", "3!1.2.3.4.5rc1.post2"}) {
+  for (const char *Text :
+       {"1.2.3.4.5.6.7", "1.2", "0", "3!1.2.3.4.5rc1.post2"}) {
     Version In = v(Text), Out;
     BinaryEncoder E("f");
     E(In);
