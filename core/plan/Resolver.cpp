@@ -265,8 +265,8 @@ PackageReportStyle reportStyle(const PackageLookup &Lookup) {
   };
   // A derivation names the same terms many times (thousands of lines for a
   // registry of hundreds of packages): each set of a package is worded once,
-  // found by the package and the set's hash (sets compare exactly; a
-  // package of a large derivation has hundreds of distinct ones).
+  // found by the set's hash (package and set compare exactly; a package of a
+  // large derivation has hundreds of distinct sets).
   struct Wording {
     std::string Package;
     VersionSet Set;
