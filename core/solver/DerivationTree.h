@@ -12,7 +12,6 @@
 #include "core/solver/Incompatibility.h"
 
 #include <map>
-#include <type_traits>
 #include <vector>
 
 namespace cudadeps::solver {
@@ -67,16 +66,12 @@ private:
     if (It != Mapped.end())
       return It->second;
     Node N;
-    if constexpr (!std::is_const_v<StoreT>) {
-      if (Take(Id)) {
-        N.Terms = std::move(Store[Id].Terms);
-        N.Text = std::move(Store[Id].Text);
-        N.Kind = Store[Id].Kind;
-        N.Cause1 = Store[Id].Cause1;
-        N.Cause2 = Store[Id].Cause2;
-      } else {
-        N = Store[Id];
-      }
+    if (Take(Id)) { // (a const Store is copied from: Take says no)
+      N.Terms = std::move(Store[Id].Terms);
+      N.Text = std::move(Store[Id].Text);
+      N.Kind = Store[Id].Kind;
+      N.Cause1 = Store[Id].Cause1;
+      N.Cause2 = Store[Id].Cause2;
     } else {
       N = Store[Id];
     }

@@ -439,11 +439,11 @@ private:
     assert((Ids.empty() || Ids.size() == I.Terms.size()) && "one id per term");
     IncompId Id = Store.size();
     TermIndex &T = Meta.emplace_back();
-    if (!Ids.empty() || I.Terms.empty())
-      T.Packages.assign(Ids.begin(), Ids.end());
-    else
+    if (Ids.empty())
       for (const Entry &E : I.Terms)
         T.Packages.push_back(id(E.first));
+    else
+      T.Packages.assign(Ids.begin(), Ids.end());
     T.Relations.resize(T.Packages.size());
     Store.push_back(std::move(I));
     Tainted.push_back(IsTainted);

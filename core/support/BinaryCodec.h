@@ -251,19 +251,6 @@ void codec(C &Cd, llvm::SmallVector<T, N> &X) {
   codecSequence(Cd, X);
 }
 
-/// Numbers (a version's release): read straight into place.
-template <class C, unsigned N>
-void codec(C &Cd, llvm::SmallVector<uint64_t, N> &X) {
-  if constexpr (C::Decoding) {
-    size_t Count = Cd.count();
-    X.resize(Count);
-    for (uint64_t &V : X)
-      V = Cd.varint();
-  } else {
-    codecSequence(Cd, X);
-  }
-}
-
 // std::vector<bool> has no references to its elements.
 template <class C> void codec(C &Cd, std::vector<bool> &X) {
   if constexpr (C::Decoding) {

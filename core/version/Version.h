@@ -12,7 +12,6 @@
 #define CUDADEPS_CORE_VERSION_VERSION_H
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
