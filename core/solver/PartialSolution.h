@@ -16,13 +16,17 @@
 // compute from it; 0 means no assignment in this search. The packages whose
 // generation changed are listed for the solver (changed()), which keeps its
 // choice of the next package up to date from them instead of looking at
-// every open package at each decision.
+// every open package at each decision. The sets of what is known are
+// interned in the solution's SetTable (sets()), which the solver shares for
+// the terms of its incompatibilities: relations and intersections between
+// them are asked by id and computed once per pair.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_PARTIALSOLUTION_H
 #define CUDADEPS_CORE_SOLVER_PARTIALSOLUTION_H
 
 #include "core/solver/Incompatibility.h"
+#include "core/solver/SetTable.h"
 #include "core/solver/Term.h"
 
 #include <algorithm>
@@ -56,6 +60,9 @@ public:
     /// assignments. The term itself is not kept: a decision's is this, a
     /// derivation's the inverse of its package's term in Cause.
     TermT Accumulated;
+    /// Accumulated's set in sets().
+    SetId Set;
+    TermKey key() const { return {Set, Accumulated.isPositive()}; }
     bool isDecision() const { return !Cause.has_value(); }
   };
 
@@ -106,6 +113,9 @@ public:
     }
   }
 
+  /// The table of the sets of what is known, for the solver's terms too.
+  SetTable<VS> &sets() { return Sets; }
+
   /// The number of decisions made so far.
   unsigned decisionLevel() const { return DecisionCount; }
 
@@ -119,6 +129,10 @@ public:
     if (P >= States.size() || States[P].Own.empty())
       return nullptr;
     return &Assignments[States[P].Own.back()].Accumulated;
+  }
+  /// known(P) by its set's id; P must have an assignment.
+  TermKey knownKey(PackageId P) const {
+    return Assignments[States[P].Own.back()].key();
   }
   /// The level from which known(P) holds (Assignment::HoldsFrom of its
   /// last assignment); 0 when nothing is known.
@@ -166,22 +180,30 @@ public:
     assert((!known(Package) || known(Package)->set().contains(Version) ==
                                    known(Package)->isPositive()) &&
            "a decision that the partial solution does not allow");
-    push(Package, std::nullopt, TermT::positive(VS::exactly(Version)),
-         decisionLevel());
+    SetId Set = Sets.intern(VS::exactly(Version));
+    push(Package, std::nullopt, TermKey{Set, true}, decisionLevel());
   }
 
   /// Assigns the inverse of Of, Package's term in the incompatibility
   /// Cause (which that one and the solution so far imply); its premises
   /// hold from level HoldsFrom (by default the current one).
-  void deriveInverse(PackageId Package, const TermT &Of, IncompId Cause,
+  void deriveInverse(PackageId Package, TermKey Of, IncompId Cause,
                      std::optional<unsigned> HoldsFrom = std::nullopt) {
     ensure(Package + 1);
-    const TermT *Known = known(Package);
     unsigned From =
         HoldsFrom ? std::min(*HoldsFrom, decisionLevel()) : decisionLevel();
-    if (!States[Package].Own.empty())
-      From = std::max(From, Assignments[States[Package].Own.back()].HoldsFrom);
-    push(Package, Cause, Known ? Known->difference(Of) : Of.inverse(), From);
+    TermKey Accumulated = Of.inverse();
+    if (!States[Package].Own.empty()) {
+      const Assignment &Last = Assignments[States[Package].Own.back()];
+      From = std::max(From, Last.HoldsFrom);
+      Accumulated = Sets.difference(Last.key(), Of);
+    }
+    push(Package, Cause, Accumulated, From);
+  }
+  void deriveInverse(PackageId Package, const TermT &Of, IncompId Cause,
+                     std::optional<unsigned> HoldsFrom = std::nullopt) {
+    deriveInverse(Package, TermKey{Sets.intern(Of.set()), Of.isPositive()},
+                  Cause, HoldsFrom);
   }
 
   /// Removes every assignment made above decision level Level; with
@@ -214,35 +236,26 @@ public:
   /// The number of assignments.
   size_t trailSize() const { return Assignments.size(); }
 
-  /// The relation between what the solution knows about T's package and T.
-  SetRelation relation(PackageId Package, const TermT &T) const {
-    const TermT *Known = known(Package);
-    if (!Known)
+  /// The relation between what the solution knows about T's package and T
+  /// (T's set in sets()).
+  SetRelation relation(PackageId Package, TermKey T) {
+    if (Package >= States.size() || States[Package].Own.empty())
       return SetRelation::Overlapping;
-    // A decided package is known to be exactly its version (a derivation
-    // never lands on it: its terms are satisfied or contradicted, never
-    // open; and the solver decides only versions its set contains), so one
-    // membership test is the whole relation.
-    const std::optional<V> &Decision = States[Package].Decision;
-    if (Decision)
-      return T.set().contains(*Decision) == T.isPositive()
-                 ? SetRelation::Subset
-                 : SetRelation::Disjoint;
-    return Known->relation(T);
+    return Sets.relation(knownKey(Package), T);
   }
 
-  bool satisfies(PackageId Package, const TermT &T) const {
+  bool satisfies(PackageId Package, TermKey T) {
     return relation(Package, T) == SetRelation::Subset;
   }
 
   /// The earliest assignment such that the assignments up to and including
   /// it satisfy T. T must be satisfied by the solution.
-  const Assignment &satisfier(PackageId Package, const TermT &T) const {
+  const Assignment &satisfier(PackageId Package, TermKey T) {
     // Accumulated only narrows along Own: once it satisfies T, every later
     // one does too, so the first that does is found by bisection.
     const std::vector<unsigned> &Own = States[Package].Own;
     auto It = std::partition_point(Own.begin(), Own.end(), [&](unsigned I) {
-      return !Assignments[I].Accumulated.satisfies(T);
+      return !Sets.satisfies(Assignments[I].key(), T);
     });
     assert(It != Own.end() && "term is not satisfied by the partial solution");
     if (It == Own.end())
@@ -300,13 +313,13 @@ private:
   }
 
   /// Appends an assignment, given what is known of its package with it.
-  void push(PackageId Package, std::optional<IncompId> Cause, TermT Accumulated,
-            unsigned HoldsFrom) {
+  void push(PackageId Package, std::optional<IncompId> Cause,
+            TermKey Accumulated, unsigned HoldsFrom) {
     PackageState &S = States[Package];
     S.Own.push_back(unsigned(Assignments.size()));
-    Assignments.push_back(Assignment{Package, decisionLevel(),
-                                     unsigned(Assignments.size()), Cause,
-                                     HoldsFrom, std::move(Accumulated)});
+    Assignments.push_back(
+        Assignment{Package, decisionLevel(), unsigned(Assignments.size()),
+                   Cause, HoldsFrom, Sets.term(Accumulated), Accumulated.Set});
     newGeneration(Package);
     if (!S.InOrder && Assignments.back().Accumulated.isPositive()) {
       S.InOrder = true;
@@ -324,6 +337,7 @@ private:
     }
   }
 
+  SetTable<VS> Sets;
   std::vector<Assignment> Assignments;
   std::vector<PackageState> States;
   std::vector<uint64_t> Generations;

@@ -27,8 +27,10 @@
 #include "core/solver/DerivationTree.h"
 #include "core/solver/Incompatibility.h"
 #include "core/solver/PartialSolution.h"
+#include "core/solver/SetTable.h"
 #include "core/solver/Term.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -339,6 +341,7 @@ private:
     Result.IncompatibilityCount = Store.size();
     Result.Work = Work;
     if (FailureId) {
+      buildTermsFrom(*FailureId);
       Result.Failure = DerivationTree<P, VS>::build(
           Store, *FailureId, Root,
           [&](IncompId Id) { return TakeTainted && Tainted[Id]; });
@@ -432,11 +435,18 @@ private:
         .first->second;
   }
 
-  /// Appends I to the store with the ids of its packages (Ids, where the
-  /// caller knows them: one per term); not indexed.
+  /// Appends I to the store with the ids of its packages and its terms'
+  /// sets (Ids and Keys, where the caller knows them: one per term); not
+  /// indexed.
+  /// A derived incompatibility may come without its terms (Ids and Keys
+  /// say what they are): termsOf() builds them when they are read.
   IncompId store(IncompatibilityT I, bool IsTainted,
-                 std::vector<PackageId> Ids = {}) {
-    assert((Ids.empty() || Ids.size() == I.Terms.size()) && "one id per term");
+                 std::vector<PackageId> Ids = {},
+                 llvm::ArrayRef<TermKey> Keys = {}) {
+    assert((Ids.empty() || Ids.size() == I.Terms.size() ||
+            (I.Terms.empty() && I.Kind == CauseKind::Derived)) &&
+           "one id per term");
+    assert(Keys.size() == Ids.size() && "one key per id");
     IncompId Id = Store.size();
     TermIndex &T = Meta.emplace_back();
     if (Ids.empty())
@@ -444,6 +454,12 @@ private:
         T.Packages.push_back(id(E.first));
     else
       T.Packages.assign(Ids.begin(), Ids.end());
+    if (Keys.empty())
+      for (const Entry &E : I.Terms)
+        T.Keys.push_back(
+            {sets().intern(E.second.set()), E.second.isPositive()});
+    else
+      T.Keys.assign(Keys.begin(), Keys.end());
     T.Relations.resize(T.Packages.size());
     Store.push_back(std::move(I));
     Tainted.push_back(IsTainted);
@@ -473,7 +489,6 @@ private:
   /// If the incompatibility is almost satisfied, derives the inverse of its
   /// one unsatisfied term.
   Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage) {
-    const IncompatibilityT &I = Store[Id];
     const auto &Pkgs = Meta[Id].Packages;
     ++Work.Visits;
     size_t Unsatisfied = SIZE_MAX;
@@ -503,7 +518,7 @@ private:
           From = std::max(From, Solution.knownHoldsFrom(Pkgs[K]));
       HoldsFrom = From;
     }
-    Solution.deriveInverse(DerivedPackage, I.Terms[Unsatisfied].second, Id,
+    Solution.deriveInverse(DerivedPackage, Meta[Id].Keys[Unsatisfied], Id,
                            HoldsFrom);
     return Outcome::Derived;
   }
@@ -524,7 +539,7 @@ private:
     CachedRelation &C = T.Relations[K];
     if (C.Generation != Generation) {
       C.Generation = Generation;
-      C.R = Solution.relation(Pkg, Store[Id].Terms[K].second);
+      C.R = Solution.relation(Pkg, T.Keys[K]);
     }
     return C.R;
   }
@@ -605,16 +620,15 @@ private:
     bool Learned = false;
     ++Work.Conflicts;
     IncompId Current = Conflict;
-    while (!Store[Current].isFailure(Root)) {
+    while (!isFailure(Current)) {
       if (Querying && Work.Learned >= Limit.Learned) {
         Exhausted = true; // neither a solution nor a proof
         return std::nullopt;
       }
-      const IncompatibilityT &I = Store[Current];
       const auto &Pkgs = Meta[Current].Packages;
       size_t MostRecentTerm = 0;
       const Assignment *MostRecent = nullptr;
-      std::optional<TermT> Difference;
+      std::optional<TermKey> Difference;
       // Level 1 is the root decision; stopping there keeps the root close to
       // the conclusion in explanations. PreviousLevel is the highest level
       // the other terms' satisfiers are assigned at, HoldsBelow the highest
@@ -626,9 +640,9 @@ private:
         PreviousLevel = std::max(PreviousLevel, A.Level);
         HoldsBelow = std::max(HoldsBelow, holdsFrom(A));
       };
-      for (size_t K = 0; K < I.Terms.size(); ++K) {
-        const Entry &E = I.Terms[K];
-        const Assignment &Satisfier = Solution.satisfier(Pkgs[K], E.second);
+      for (size_t K = 0; K < Pkgs.size(); ++K) {
+        TermKey Want = Meta[Current].Keys[K];
+        const Assignment &Satisfier = Solution.satisfier(Pkgs[K], Want);
         if (!MostRecent) {
           MostRecentTerm = K;
           MostRecent = &Satisfier;
@@ -643,8 +657,8 @@ private:
         if (MostRecentTerm == K) {
           // The satisfier may satisfy the term only together with earlier
           // assignments (the "partial satisfier" case).
-          TermT D = assignedTerm(*MostRecent).difference(E.second);
-          if (D.set().isEmpty()) {
+          TermKey D = sets().difference(assignedTerm(*MostRecent), Want);
+          if (sets().get(D.Set).isEmpty()) {
             Difference.reset();
           } else {
             Difference = D;
@@ -696,42 +710,43 @@ private:
       // of one package intersected in the first one's place), merged by
       // package id rather than by comparing names: a derivation can carry
       // hundreds of terms.
-      std::optional<Entry> Inverse;
-      if (Difference)
-        Inverse.emplace(Names[SatisfierPackage], Difference->inverse());
-      llvm::SmallVector<std::pair<PackageId, const Entry *>, 16> Raw;
-      for (size_t K = 0; K < I.Terms.size(); ++K)
+      // Its terms are kept by package id and set (the store's terms are
+      // built only for the incompatibilities an explanation reads:
+      // termsOf()).
+      llvm::SmallVector<std::pair<PackageId, TermKey>, 16> Raw;
+      for (size_t K = 0; K < Pkgs.size(); ++K)
         if (K != MostRecentTerm)
-          Raw.emplace_back(Pkgs[K], &I.Terms[K]);
+          Raw.emplace_back(Pkgs[K], Meta[Current].Keys[K]);
       const auto &CausePkgs = Meta[SatisfierCause].Packages;
       for (size_t K = 0; K < CausePkgs.size(); ++K)
         if (CausePkgs[K] != SatisfierPackage)
-          Raw.emplace_back(CausePkgs[K], &Store[SatisfierCause].Terms[K]);
-      if (Inverse)
-        Raw.emplace_back(SatisfierPackage, &*Inverse);
+          Raw.emplace_back(CausePkgs[K], Meta[SatisfierCause].Keys[K]);
+      if (Difference)
+        Raw.emplace_back(SatisfierPackage, Difference->inverse());
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       std::vector<PackageId> NewIds;
+      llvm::SmallVector<TermKey, 16> NewKeys;
       MergeMark.resize(Names.size(), 0);
       MergeSlot.resize(Names.size(), 0);
       ++MergeStamp;
-      for (const auto &[Pkg, E] : Raw) {
-        if (Raw.size() != 1 && Pkg == RootId && E->second.isPositive())
+      for (const auto &[Pkg, Key] : Raw) {
+        if (Raw.size() != 1 && Pkg == RootId && Key.Positive)
           continue;
         if (MergeMark[Pkg] == MergeStamp) {
-          TermT &Existing = New.Terms[MergeSlot[Pkg]].second;
-          Existing = Existing.intersect(E->second);
+          TermKey &Existing = NewKeys[MergeSlot[Pkg]];
+          Existing = sets().intersect(Existing, Key);
           continue;
         }
         MergeMark[Pkg] = MergeStamp;
-        MergeSlot[Pkg] = New.Terms.size();
-        New.Terms.push_back(*E);
+        MergeSlot[Pkg] = NewKeys.size();
         NewIds.push_back(Pkg);
+        NewKeys.push_back(Key);
       }
       New.Cause1 = Current;
       New.Cause2 = SatisfierCause;
       bool IsTainted = Tainted[Current] || Tainted[SatisfierCause];
-      Current = store(std::move(New), IsTainted, std::move(NewIds));
+      Current = store(std::move(New), IsTainted, std::move(NewIds), NewKeys);
       ++Work.Learned;
       Learned = true;
     }
@@ -739,16 +754,58 @@ private:
     return std::nullopt;
   }
 
+  /// Whether incompatibility Id says that no solution exists
+  /// (Incompatibility::isFailure, read from its package ids).
+  bool isFailure(IncompId Id) const {
+    const auto &Pkgs = Meta[Id].Packages;
+    return Pkgs.empty() || (Pkgs.size() == 1 && Pkgs.front() == RootId);
+  }
+
+  /// The terms of incompatibility Id, built from its package ids and sets
+  /// where it was stored without them (a derived one).
+  const std::vector<Entry> &termsOf(IncompId Id) {
+    IncompatibilityT &I = Store[Id];
+    const TermIndex &T = Meta[Id];
+    if (I.Terms.size() != T.Packages.size()) {
+      assert(I.Terms.empty() && "terms built whole or not at all");
+      I.Terms.reserve(T.Packages.size());
+      for (size_t K = 0; K < T.Packages.size(); ++K)
+        I.Terms.emplace_back(Names[T.Packages[K]], sets().term(T.Keys[K]));
+    }
+    return I.Terms;
+  }
+
+  /// Builds the terms of every incompatibility that Final's derivation
+  /// rests on (termsOf()), before a DerivationTree copies them.
+  void buildTermsFrom(IncompId Final) {
+    std::vector<bool> Seen(Store.size(), false);
+    std::vector<IncompId> Stack{Final};
+    while (!Stack.empty()) {
+      IncompId Id = Stack.back();
+      Stack.pop_back();
+      if (Seen[Id])
+        continue;
+      Seen[Id] = true;
+      termsOf(Id);
+      if (Store[Id].Kind == CauseKind::Derived) {
+        Stack.push_back(Store[Id].Cause1);
+        Stack.push_back(Store[Id].Cause2);
+      }
+    }
+  }
+
   /// The term an assignment assigned: a decision's is what it made known,
   /// a derivation's the inverse of its package's term in its cause.
-  TermT assignedTerm(const typename PartialSolution<V, VS>::Assignment &A) {
+  TermKey assignedTerm(const typename PartialSolution<V, VS>::Assignment &A) {
     if (A.isDecision())
-      return A.Accumulated;
+      return A.key();
     const auto &Pkgs = Meta[*A.Cause].Packages;
     size_t K = std::find(Pkgs.begin(), Pkgs.end(), A.Package) - Pkgs.begin();
     assert(K < Pkgs.size() && "a derivation's package is in its cause");
-    return Store[*A.Cause].Terms[K].second.inverse();
+    return Meta[*A.Cause].Keys[K].inverse();
   }
+
+  SetTable<VS> &sets() { return Solution.sets(); }
 
   static size_t ascendingIndex(const PackageInfo &I, const V &Version) {
     return std::lower_bound(I.Ascending.begin(), I.Ascending.end(), Version) -
@@ -937,9 +994,9 @@ private:
     auto Broken = [&](IncompId Id) {
       for (size_t K = 0; K < Meta[Id].Packages.size(); ++K) {
         const V *A = completion(Meta[Id].Packages[K]);
-        const TermT &T = Store[Id].Terms[K].second;
-        bool Holds = A ? T.set().contains(*A) == T.isPositive()
-                       : !T.isPositive();
+        TermKey T = Meta[Id].Keys[K];
+        bool Holds =
+            A ? sets().get(T.Set).contains(*A) == T.Positive : !T.Positive;
         if (!Holds)
           return false;
       }
@@ -1070,7 +1127,7 @@ private:
       bool AllSatisfied = true;
       for (size_t K = 0; K < Meta[Id].Packages.size(); ++K)
         if (Meta[Id].Packages[K] != Pkg &&
-            !Solution.satisfies(Meta[Id].Packages[K], Store[Id].Terms[K].second))
+            !Solution.satisfies(Meta[Id].Packages[K], Meta[Id].Keys[K]))
           AllSatisfied = false;
       Conflict = Conflict || AllSatisfied;
     }
@@ -1111,6 +1168,8 @@ private:
   };
   struct TermIndex {
     llvm::SmallVector<PackageId, 2> Packages;
+    /// The terms by their sets in sets().
+    llvm::SmallVector<TermKey, 2> Keys;
     llvm::SmallVector<CachedRelation, 2> Relations;
   };
   /// Per incompatibility: the ids of its terms' packages and the partial

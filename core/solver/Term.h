@@ -5,7 +5,8 @@
 // (foo may be absent). Terms are generic over the version-set type VS, which
 // must provide: VS::any(), VS::empty(), isEmpty(), isAny(), intersect(),
 // unionWith(), minus(), isSubsetOf(), isDisjoint() and operator==, and
-// may provide subsetAndDisjoint() (both answers in one walk).
+// may provide subsetAndDisjoint() (both answers in one walk). The solver
+// also interns sets (SetTable.h), which needs hash().
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_TERM_H
@@ -22,10 +23,108 @@ enum class SetRelation {
   Overlapping // neither
 };
 
+/// How a term operation (Term::intersect, Term::difference) builds its
+/// result from the two terms' sets A (this one's) and B (the other's): the
+/// result's polarity and the set operation. Shared by Term and by the
+/// solver's table of interned sets (SetTable.h), which must give the same
+/// sets as the terms would.
+enum class SetOp {
+  Intersect,
+  Union,
+  Minus /* A \ B */,
+  MinusReversed /* B \ A */
+};
+struct TermPlan {
+  bool Positive;
+  SetOp Op;
+};
+
+/// The versions allowed by both terms (positive A, positive B, ...).
+inline TermPlan intersectPlan(bool APositive, bool BPositive) {
+  if (APositive && BPositive)
+    return {true, SetOp::Intersect};
+  if (APositive)
+    return {true, SetOp::Minus};
+  if (BPositive)
+    return {true, SetOp::MinusReversed};
+  return {false, SetOp::Union};
+}
+
+/// The versions allowed by A and not by B.
+inline TermPlan differencePlan(bool APositive, bool BPositive) {
+  if (APositive)
+    return {true, BPositive ? SetOp::Minus : SetOp::Intersect};
+  if (!BPositive)
+    return {true, SetOp::MinusReversed};
+  return {false, SetOp::Union};
+}
+
+/// The relation of a term with set A (read as what is known) to one with
+/// set B, following dart-lang/pub's Term.relation, given
+/// SubsetAndDisjoint() = {A is a subset of B, A and B are disjoint} and
+/// BInA() = B is a subset of A (each asked only where needed).
+template <class SD, class Sub>
+SetRelation relationOf(bool APositive, bool BPositive, SD SubsetAndDisjoint,
+                       Sub BInA) {
+  if (BPositive) {
+    if (APositive) {
+      auto [Subset, Disjoint] = SubsetAndDisjoint();
+      if (Subset)
+        return SetRelation::Subset;
+      if (Disjoint)
+        return SetRelation::Disjoint;
+      return SetRelation::Overlapping;
+    }
+    // "not A" always allows the package to be absent, so it is never a
+    // subset of a positive term.
+    if (BInA())
+      return SetRelation::Disjoint;
+    return SetRelation::Overlapping;
+  }
+  if (APositive) {
+    auto [Subset, Disjoint] = SubsetAndDisjoint();
+    if (Disjoint)
+      return SetRelation::Subset;
+    if (Subset)
+      return SetRelation::Disjoint;
+    return SetRelation::Overlapping;
+  }
+  if (BInA())
+    return SetRelation::Subset;
+  return SetRelation::Overlapping;
+}
+
+/// {A.isSubsetOf(B), A.isDisjoint(B)}: in one walk where VS offers it.
+template <class VS>
+std::pair<bool, bool> subsetAndDisjoint(const VS &A, const VS &B) {
+  if constexpr (requires { A.subsetAndDisjoint(B); })
+    return A.subsetAndDisjoint(B);
+  else
+    return {A.isSubsetOf(B), A.isDisjoint(B)};
+}
+
+/// Applies a plan's set operation to A and B.
+template <class VS> VS applySetOp(SetOp Op, const VS &A, const VS &B) {
+  switch (Op) {
+  case SetOp::Intersect:
+    return A.intersect(B);
+  case SetOp::Union:
+    return A.unionWith(B);
+  case SetOp::Minus:
+    return A.minus(B);
+  case SetOp::MinusReversed:
+    return B.minus(A);
+  }
+  return A.intersect(B);
+}
+
 template <class VS> class Term {
 public:
   static Term positive(VS Set) { return Term(true, std::move(Set)); }
   static Term negative(VS Set) { return Term(false, std::move(Set)); }
+  static Term make(bool Positive, VS Set) {
+    return Term(Positive, std::move(Set));
+  }
 
   bool isPositive() const { return Positive; }
   const VS &set() const & { return Set; }
@@ -37,54 +136,23 @@ public:
 
   /// The versions allowed by both terms.
   Term intersect(const Term &O) const {
-    if (Positive && O.Positive)
-      return positive(Set.intersect(O.Set));
-    if (Positive)
-      return positive(Set.minus(O.Set));
-    if (O.Positive)
-      return positive(O.Set.minus(Set));
-    return negative(Set.unionWith(O.Set));
+    TermPlan Plan = intersectPlan(Positive, O.Positive);
+    return Term(Plan.Positive, applySetOp(Plan.Op, Set, O.Set));
   }
 
   /// The versions allowed by this term and not by O: intersect(O.inverse()),
   /// without copying O's set.
   Term difference(const Term &O) const {
-    if (Positive)
-      return positive(O.Positive ? Set.minus(O.Set) : Set.intersect(O.Set));
-    if (!O.Positive)
-      return positive(O.Set.minus(Set));
-    return negative(Set.unionWith(O.Set));
+    TermPlan Plan = differencePlan(Positive, O.Positive);
+    return Term(Plan.Positive, applySetOp(Plan.Op, Set, O.Set));
   }
 
   /// The relation of this term (read as what is known) to O, following
   /// dart-lang/pub's Term.relation.
   SetRelation relation(const Term &O) const {
-    if (O.Positive) {
-      if (Positive) {
-        auto [Subset, Disjoint] = subsetAndDisjoint(Set, O.Set);
-        if (Subset)
-          return SetRelation::Subset;
-        if (Disjoint)
-          return SetRelation::Disjoint;
-        return SetRelation::Overlapping;
-      }
-      // "not S" always allows the package to be absent, so it is never a
-      // subset of a positive term.
-      if (O.Set.isSubsetOf(Set))
-        return SetRelation::Disjoint;
-      return SetRelation::Overlapping;
-    }
-    if (Positive) {
-      auto [Subset, Disjoint] = subsetAndDisjoint(Set, O.Set);
-      if (Disjoint)
-        return SetRelation::Subset;
-      if (Subset)
-        return SetRelation::Disjoint;
-      return SetRelation::Overlapping;
-    }
-    if (O.Set.isSubsetOf(Set))
-      return SetRelation::Subset;
-    return SetRelation::Overlapping;
+    return relationOf(
+        Positive, O.Positive, [&] { return subsetAndDisjoint(Set, O.Set); },
+        [&] { return O.Set.isSubsetOf(Set); });
   }
 
   /// Whether knowing this term implies O.
@@ -98,13 +166,6 @@ public:
 
 private:
   Term(bool Positive, VS Set) : Positive(Positive), Set(std::move(Set)) {}
-  /// {A.isSubsetOf(B), A.isDisjoint(B)}: in one walk where VS offers it.
-  static std::pair<bool, bool> subsetAndDisjoint(const VS &A, const VS &B) {
-    if constexpr (requires { A.subsetAndDisjoint(B); })
-      return A.subsetAndDisjoint(B);
-    else
-      return {A.isSubsetOf(B), A.isDisjoint(B)};
-  }
   bool Positive;
   VS Set;
 };
