@@ -57,12 +57,12 @@ public:
     /// premises; never lower than its package's earlier assignments'.
     unsigned HoldsFrom;
     /// The intersection of the term assigned and the package's earlier
-    /// assignments. The term itself is not kept: a decision's is this, a
-    /// derivation's the inverse of its package's term in Cause.
-    TermT Accumulated;
-    /// Accumulated's set in sets().
+    /// assignments, by its set in sets() (the "accumulated" term). The term
+    /// itself is not kept: a decision's is this, a derivation's the inverse
+    /// of its package's term in Cause.
     SetId Set;
-    TermKey key() const { return {Set, Accumulated.isPositive()}; }
+    bool Positive;
+    TermKey key() const { return {Set, Positive}; }
     bool isDecision() const { return !Cause.has_value(); }
   };
 
@@ -121,20 +121,21 @@ public:
 
   const std::vector<Assignment> &assignments() const { return Assignments; }
   const PackageState &state(PackageId P) const { return States[P]; }
-  /// A new stamp whenever known(P) changes; 0 before any assignment (kept
+  /// A new stamp whenever knownKey(P) changes; 0 before any assignment (kept
   /// apart from the states, so that scans over many packages stay compact).
   uint64_t generation(PackageId P) const { return Generations[P]; }
-  /// The intersection of the package's assignments; null when none.
-  const TermT *known(PackageId P) const {
-    if (P >= States.size() || States[P].Own.empty())
-      return nullptr;
-    return &Assignments[States[P].Own.back()].Accumulated;
-  }
-  /// known(P) by its set's id; P must have an assignment.
+  /// What is known of P (the intersection of its assignments), by its set:
+  /// the term is that set, positive or negative as knownKey(P) says. P must
+  /// have an assignment. The reference stays valid while sets are added.
+  const VS &knownSet(PackageId P) const { return Sets.get(knownKey(P).Set); }
+  /// What is known of P, by its set's id; a key with NoSet when nothing is
+  /// known.
   TermKey knownKey(PackageId P) const {
+    if (P >= States.size() || States[P].Own.empty())
+      return {};
     return Assignments[States[P].Own.back()].key();
   }
-  /// The level from which known(P) holds (Assignment::HoldsFrom of its
+  /// The level from which knownKey(P) holds (Assignment::HoldsFrom of its
   /// last assignment); 0 when nothing is known.
   unsigned knownHoldsFrom(PackageId P) const {
     if (P >= States.size() || States[P].Own.empty())
@@ -177,9 +178,10 @@ public:
     ++DecisionCount;
     // The solver decides only on a version that what is known of the
     // package allows: what is known is then the decision, no intersection.
-    assert((!known(Package) || known(Package)->set().contains(Version) ==
-                                   known(Package)->isPositive()) &&
-           "a decision that the partial solution does not allow");
+    assert(
+        (knownKey(Package).Set == NoSet ||
+         knownSet(Package).contains(Version) == knownKey(Package).Positive) &&
+        "a decision that the partial solution does not allow");
     SetId Set = Sets.intern(VS::exactly(Version));
     push(Package, std::nullopt, TermKey{Set, true}, decisionLevel());
   }
@@ -239,9 +241,10 @@ public:
   /// The relation between what the solution knows about T's package and T
   /// (T's set in sets()).
   SetRelation relation(PackageId Package, TermKey T) {
-    if (Package >= States.size() || States[Package].Own.empty())
+    TermKey Known = knownKey(Package);
+    if (Known.Set == NoSet)
       return SetRelation::Overlapping;
-    return Sets.relation(knownKey(Package), T);
+    return Sets.relation(Known, T);
   }
 
   bool satisfies(PackageId Package, TermKey T) {
@@ -300,7 +303,7 @@ private:
       Stamps[P] = 0;
       newGeneration(P);
       for (unsigned Index : S.Own) {
-        if (Assignments[Index].Accumulated.isPositive()) {
+        if (Assignments[Index].Positive) {
           S.InOrder = true;
           Reenter.emplace_back(Index, P);
           break;
@@ -319,9 +322,9 @@ private:
     S.Own.push_back(unsigned(Assignments.size()));
     Assignments.push_back(
         Assignment{Package, decisionLevel(), unsigned(Assignments.size()),
-                   Cause, HoldsFrom, Sets.term(Accumulated), Accumulated.Set});
+                   Cause, HoldsFrom, Accumulated.Set, Accumulated.Positive});
     newGeneration(Package);
-    if (!S.InOrder && Assignments.back().Accumulated.isPositive()) {
+    if (!S.InOrder && Accumulated.Positive) {
       S.InOrder = true;
       Stamps[Package] = ++OrderClock;
     }

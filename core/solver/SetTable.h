@@ -15,10 +15,9 @@
 
 #include "core/solver/Term.h"
 
-#include "llvm/ADT/DenseMap.h"
-
 #include <cassert>
 #include <cstdint>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -27,29 +26,68 @@ namespace cudadeps::solver {
 /// An interned set: an index into a SetTable.
 using SetId = uint32_t;
 
+/// No set (e.g. what is known of a package with no assignment).
+constexpr SetId NoSet = ~SetId(0);
+
 /// A term whose set is interned.
 struct TermKey {
-  SetId Set = 0;
+  SetId Set = NoSet;
   bool Positive = false;
   TermKey inverse() const { return {Set, !Positive}; }
+  bool operator==(const TermKey &) const = default;
 };
 
-/// DenseMap keys of 64 bits, hashed by mixing every bit into the low ones
-/// (DenseMap's own hash of an integer multiplies it by 37, which leaves a
-/// pair of ids in the high and low half colliding in long runs).
-struct MixedKeyInfo {
-  static uint64_t getEmptyKey() { return ~uint64_t(0); }
-  static uint64_t getTombstoneKey() { return ~uint64_t(0) - 1; }
-  static unsigned getHashValue(uint64_t X) {
-    // The finalizer of MurmurHash3.
-    X ^= X >> 33;
-    X *= 0xff51afd7ed558ccdull;
-    X ^= X >> 33;
-    X *= 0xc4ceb9fe1a85ec53ull;
-    X ^= X >> 33;
-    return unsigned(X);
+/// A map from a pair of ids (one 64-bit key) to a small value that is 0
+/// until set: open addressing with linear probing over a power-of-two
+/// array, hashed by one multiplication (Fibonacci hashing). The solver
+/// looks pairs up millions of times; a general map's hashing and probing
+/// cost more than the answer.
+template <class Value> class PairMap {
+public:
+  /// The value of Key, 0 when it was never set; stays valid until the next
+  /// call.
+  Value &operator[](uint64_t Key) {
+    if ((Count + 1) * 2 > Slots.size())
+      grow();
+    size_t Mask = Slots.size() - 1;
+    for (size_t I = slotOf(Key);; I = (I + 1) & Mask) {
+      Slot &S = Slots[I];
+      if (S.Key == Key)
+        return S.V;
+      if (S.Key == Empty) {
+        S.Key = Key;
+        ++Count;
+        return S.V;
+      }
+    }
   }
-  static bool isEqual(uint64_t A, uint64_t B) { return A == B; }
+
+private:
+  static constexpr uint64_t Empty = ~uint64_t(0);
+  struct Slot {
+    uint64_t Key = Empty;
+    Value V = 0;
+  };
+  size_t slotOf(uint64_t Key) const {
+    return size_t((Key * 0x9e3779b97f4a7c15ull) >> Shift);
+  }
+  void grow() {
+    std::vector<Slot> Old = std::move(Slots);
+    Slots.assign(Old.empty() ? 1024 : Old.size() * 2, Slot());
+    Shift = 64 - unsigned(__builtin_ctzll(Slots.size()));
+    size_t Mask = Slots.size() - 1;
+    for (const Slot &S : Old) {
+      if (S.Key == Empty)
+        continue;
+      size_t I = slotOf(S.Key);
+      while (Slots[I].Key != Empty)
+        I = (I + 1) & Mask;
+      Slots[I] = S;
+    }
+  }
+  std::vector<Slot> Slots;
+  unsigned Shift = 64;
+  size_t Count = 0;
 };
 
 template <class VS> class SetTable {
@@ -101,12 +139,14 @@ private:
   }
 
   template <class S> SetId internImpl(S &&Set, uint64_t Hash) {
-    // DenseMap keeps the two largest keys for itself.
-    if (Hash >= ~uint64_t(0) - 1)
-      Hash -= 2;
-    auto [It, Inserted] = FirstByHash.try_emplace(Hash, SetId(Sets.size()));
-    if (!Inserted) {
-      SetId Id = It->second;
+    // PairMap keeps the largest key for itself.
+    if (Hash == ~uint64_t(0))
+      --Hash;
+    SetId &First = FirstByHash[Hash];
+    if (!First) {
+      First = SetId(Sets.size()) + 1;
+    } else {
+      SetId Id = First - 1;
       for (;;) {
         if (Sets[Id] == Set)
           return Id;
@@ -116,7 +156,7 @@ private:
       }
       NextSameHash[Id] = SetId(Sets.size());
     }
-    assert(Sets.size() < NoNext && "too many sets");
+    assert(Sets.size() < NoSet && "too many sets");
     Sets.push_back(std::forward<S>(Set));
     NextSameHash.push_back(NoNext);
     return SetId(Sets.size() - 1);
@@ -135,14 +175,17 @@ private:
     return {Out - 1, Plan.Positive};
   }
 
-  static constexpr SetId NoNext = ~SetId(0);
-  std::vector<VS> Sets;
+  static constexpr SetId NoNext = NoSet;
+  /// A deque: references to sets stay valid while more are added.
+  std::deque<VS> Sets;
   /// Per set: the next one with the same hash (a chain), or NoNext.
   std::vector<SetId> NextSameHash;
-  llvm::DenseMap<uint64_t, SetId, MixedKeyInfo> FirstByHash;
-  llvm::DenseMap<uint64_t, uint8_t, MixedKeyInfo> Relations;
-  /// Per operation (Intersect, Union, Minus): the result of each pair.
-  llvm::DenseMap<uint64_t, SetId, MixedKeyInfo> Combined[3];
+  /// Per hash of a set: the first set with that hash, plus one.
+  PairMap<SetId> FirstByHash;
+  PairMap<uint8_t> Relations;
+  /// Per operation (Intersect, Union, Minus): the result of each pair, plus
+  /// one.
+  PairMap<SetId> Combined[3];
 };
 
 } // namespace cudadeps::solver

@@ -531,7 +531,10 @@ private:
   }
 
   /// The relation of the partial solution to term K of incompatibility Id,
-  /// computed once per generation of that term's package.
+  /// looked at once per generation of that term's package, and asked of
+  /// the table only when what is known of the package is another set than
+  /// the last time (a backjump undoes assignments that are then made again,
+  /// with the same sets).
   SetRelation relation(IncompId Id, size_t K) {
     TermIndex &T = Meta[Id];
     PackageId Pkg = T.Packages[K];
@@ -539,7 +542,11 @@ private:
     CachedRelation &C = T.Relations[K];
     if (C.Generation != Generation) {
       C.Generation = Generation;
-      C.R = Solution.relation(Pkg, T.Keys[K]);
+      if (TermKey Known = Solution.knownKey(Pkg); Known != C.Known) {
+        C.Known = Known;
+        C.R = Known.Set == NoSet ? SetRelation::Overlapping
+                                 : sets().relation(Known, T.Keys[K]);
+      }
     }
     return C.R;
   }
@@ -953,7 +960,7 @@ private:
     AllowedCount &C = Counts[Pkg];
     uint64_t Generation = Solution.generation(Pkg);
     if (C.Generation != Generation) {
-      const VS &Set = Solution.known(Pkg)->set();
+      const VS &Set = Solution.knownSet(Pkg);
       const PackageInfo &I = info(Pkg);
       C.Count = 0;
       for (auto [From, To] : Set.rangesIn(I.Ascending))
@@ -966,7 +973,7 @@ private:
   /// During a query: whether Pkg must move away from the first solution.
   bool mustChange(PackageId Pkg) const {
     return !FirstSolution[Pkg] ||
-           !Solution.known(Pkg)->set().contains(*FirstSolution[Pkg]);
+           !Solution.knownSet(Pkg).contains(*FirstSolution[Pkg]);
   }
 
   /// During a query in which no open package must leave the first solution:
@@ -1039,8 +1046,9 @@ private:
     const std::optional<V> &F = FirstSolution[Pkg];
     if (!F)
       return nullptr;
-    const TermT *Known = Solution.known(Pkg);
-    if (!Known || Known->set().contains(*F) == Known->isPositive())
+    TermKey Known = Solution.knownKey(Pkg);
+    if (Known.Set == NoSet ||
+        Solution.knownSet(Pkg).contains(*F) == Known.Positive)
       return &*F;
     return nullptr;
   }
@@ -1084,7 +1092,7 @@ private:
       Best = BestChanging;
     const PackageId Pkg = *Best;
     // Read before anything is assigned (the reference would not survive).
-    const VS &Allowed = Solution.known(Pkg)->set();
+    const VS &Allowed = Solution.knownSet(Pkg);
     PackageInfo &I = info(Pkg);
 
     const V *Version = nullptr;
@@ -1164,6 +1172,8 @@ private:
   std::vector<IncompatibilityT> Store;
   struct CachedRelation {
     uint64_t Generation = ~uint64_t(0); // no generation: not computed
+    /// What was known of the package when R was computed.
+    TermKey Known;
     SetRelation R = SetRelation::Overlapping;
   };
   struct TermIndex {
