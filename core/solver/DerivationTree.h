@@ -42,42 +42,50 @@ template <class P, class VS> struct DerivationTree {
   /// Copies the part of Store reachable from Final into a tree.
   static DerivationTree build(const std::vector<Node> &Store, IncompId Final,
                               const P &Root) {
-    return build(Store, Final, Root, [](IncompId) { return false; });
+    return build(Final, Root, [&](IncompId Id) { return Store[Id]; });
   }
 
   /// The same, taking the terms and text of each incompatibility that
   /// Take(Id) says its owner drops afterwards instead of copying them (its
   /// kind and causes stay in Store).
-  template <class StoreT, class TakeF>
-  static DerivationTree build(StoreT &Store, IncompId Final, const P &Root,
-                              TakeF Take) {
-    DerivationTree T;
-    T.RootPackage = Root;
-    std::map<IncompId, IncompId> Mapped;
-    T.Top = T.copy(Store, Final, Mapped, Take);
-    return T;
-  }
-
-private:
-  template <class StoreT, class TakeF>
-  IncompId copy(StoreT &Store, IncompId Id,
-                std::map<IncompId, IncompId> &Mapped, TakeF &Take) {
-    auto It = Mapped.find(Id);
-    if (It != Mapped.end())
-      return It->second;
-    Node N;
-    if (Take(Id)) { // (a const Store is copied from: Take says no)
+  template <class TakeF>
+  static DerivationTree build(std::vector<Node> &Store, IncompId Final,
+                              const P &Root, TakeF Take) {
+    return build(Final, Root, [&](IncompId Id) {
+      if (!Take(Id))
+        return Store[Id];
+      Node N;
       N.Terms = std::move(Store[Id].Terms);
       N.Text = std::move(Store[Id].Text);
       N.Kind = Store[Id].Kind;
       N.Cause1 = Store[Id].Cause1;
       N.Cause2 = Store[Id].Cause2;
-    } else {
-      N = Store[Id];
-    }
+      return N;
+    });
+  }
+
+  /// The tree of the incompatibilities reachable from Final, each made once
+  /// by Make(Id) (a node whose causes are still ids of its owner's store).
+  template <class MakeF>
+  static DerivationTree build(IncompId Final, const P &Root, MakeF Make) {
+    DerivationTree T;
+    T.RootPackage = Root;
+    std::map<IncompId, IncompId> Mapped;
+    T.Top = T.copy(Final, Mapped, Make);
+    return T;
+  }
+
+private:
+  template <class MakeF>
+  IncompId copy(IncompId Id, std::map<IncompId, IncompId> &Mapped,
+                MakeF &Make) {
+    auto It = Mapped.find(Id);
+    if (It != Mapped.end())
+      return It->second;
+    Node N = Make(Id);
     if (N.Kind == CauseKind::Derived) {
-      N.Cause1 = copy(Store, Store[Id].Cause1, Mapped, Take);
-      N.Cause2 = copy(Store, Store[Id].Cause2, Mapped, Take);
+      N.Cause1 = copy(N.Cause1, Mapped, Make);
+      N.Cause2 = copy(N.Cause2, Mapped, Make);
     }
     IncompId New = Nodes.size();
     Nodes.push_back(std::move(N));

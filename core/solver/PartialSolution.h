@@ -62,6 +62,10 @@ public:
     /// of its package's term in Cause.
     SetId Set;
     bool Positive;
+    /// Unique over the life of the solution (a generation of its package):
+    /// whether the assignment at a place on the trail is still this one
+    /// (holds()).
+    uint64_t Stamp;
     TermKey key() const { return {Set, Positive}; }
     bool isDecision() const { return !Cause.has_value(); }
   };
@@ -128,6 +132,17 @@ public:
   /// the term is that set, positive or negative as knownKey(P) says. P must
   /// have an assignment. The reference stays valid while sets are added.
   const VS &knownSet(PackageId P) const { return Sets.get(knownKey(P).Set); }
+  /// The last assignment of P, which holds what is known of it; P must have
+  /// one.
+  const Assignment &last(PackageId P) const {
+    return Assignments[States[P].Own.back()];
+  }
+  /// Whether the assignment at place Index on the trail is still the one
+  /// stamped Stamp (no backtrack has removed it since). What is known of
+  /// its package then is at most what it made known.
+  bool holds(size_t Index, uint64_t Stamp) const {
+    return Index < Assignments.size() && Assignments[Index].Stamp == Stamp;
+  }
   /// What is known of P, by its set's id; a key with NoSet when nothing is
   /// known.
   TermKey knownKey(PackageId P) const {
@@ -322,8 +337,9 @@ private:
     S.Own.push_back(unsigned(Assignments.size()));
     Assignments.push_back(
         Assignment{Package, decisionLevel(), unsigned(Assignments.size()),
-                   Cause, HoldsFrom, Accumulated.Set, Accumulated.Positive});
+                   Cause, HoldsFrom, Accumulated.Set, Accumulated.Positive, 0});
     newGeneration(Package);
+    Assignments.back().Stamp = Generations[Package];
     if (!S.InOrder && Accumulated.Positive) {
       S.InOrder = true;
       Stamps[Package] = ++OrderClock;

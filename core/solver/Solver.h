@@ -341,10 +341,21 @@ private:
     Result.IncompatibilityCount = Store.size();
     Result.Work = Work;
     if (FailureId) {
-      buildTermsFrom(*FailureId);
-      Result.Failure = DerivationTree<P, VS>::build(
-          Store, *FailureId, Root,
-          [&](IncompId Id) { return TakeTainted && Tainted[Id]; });
+      Result.Failure =
+          DerivationTree<P, VS>::build(*FailureId, Root, [&](IncompId Id) {
+            IncompatibilityT &I = Store[Id];
+            bool Take = TakeTainted && Tainted[Id];
+            IncompatibilityT N;
+            N.Kind = I.Kind;
+            N.Cause1 = I.Cause1;
+            N.Cause2 = I.Cause2;
+            N.Text = Take ? std::move(I.Text) : I.Text;
+            if (I.Terms.size() != Meta[Id].Packages.size())
+              N.Terms = termsFromKeys(Id);
+            else
+              N.Terms = Take ? std::move(I.Terms) : I.Terms;
+            return N;
+          });
     } else if (Exhausted) {
       Result.Undecided = true;
     } else if (!WithSolution) {
@@ -439,7 +450,7 @@ private:
   /// sets (Ids and Keys, where the caller knows them: one per term); not
   /// indexed.
   /// A derived incompatibility may come without its terms (Ids and Keys
-  /// say what they are): termsOf() builds them when they are read.
+  /// say what they are): termsFromKeys() builds them where they are read.
   IncompId store(IncompatibilityT I, bool IsTainted,
                  std::vector<PackageId> Ids = {},
                  llvm::ArrayRef<TermKey> Keys = {}) {
@@ -489,13 +500,23 @@ private:
   /// If the incompatibility is almost satisfied, derives the inverse of its
   /// one unsatisfied term.
   Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage) {
-    const auto &Pkgs = Meta[Id].Packages;
+    TermIndex &T = Meta[Id];
+    const auto &Pkgs = T.Packages;
     ++Work.Visits;
+    // Contradicted by an assignment still on the trail: later ones only
+    // narrow what is known, so the term stays contradicted (a SAT solver's
+    // blocking literal) and the terms need not be looked at again.
+    if (Solution.holds(T.BlockedAt, T.BlockStamp))
+      return Outcome::None;
     size_t Unsatisfied = SIZE_MAX;
     for (size_t K = 0; K < Pkgs.size(); ++K) {
       SetRelation R = relation(Id, K);
-      if (R == SetRelation::Disjoint)
+      if (R == SetRelation::Disjoint) {
+        const auto &By = Solution.last(Pkgs[K]);
+        T.BlockedAt = By.Index;
+        T.BlockStamp = By.Stamp;
         return Outcome::None;
+      }
       if (R == SetRelation::Overlapping) {
         if (Unsatisfied != SIZE_MAX)
           return Outcome::None;
@@ -717,9 +738,8 @@ private:
       // of one package intersected in the first one's place), merged by
       // package id rather than by comparing names: a derivation can carry
       // hundreds of terms.
-      // Its terms are kept by package id and set (the store's terms are
-      // built only for the incompatibilities an explanation reads:
-      // termsOf()).
+      // Its terms are kept by package id and set (built only for the
+      // incompatibilities an explanation reads: termsFromKeys()).
       llvm::SmallVector<std::pair<PackageId, TermKey>, 16> Raw;
       for (size_t K = 0; K < Pkgs.size(); ++K)
         if (K != MostRecentTerm)
@@ -769,36 +789,14 @@ private:
   }
 
   /// The terms of incompatibility Id, built from its package ids and sets
-  /// where it was stored without them (a derived one).
-  const std::vector<Entry> &termsOf(IncompId Id) {
-    IncompatibilityT &I = Store[Id];
+  /// (a derived one is stored without them).
+  std::vector<Entry> termsFromKeys(IncompId Id) {
     const TermIndex &T = Meta[Id];
-    if (I.Terms.size() != T.Packages.size()) {
-      assert(I.Terms.empty() && "terms built whole or not at all");
-      I.Terms.reserve(T.Packages.size());
-      for (size_t K = 0; K < T.Packages.size(); ++K)
-        I.Terms.emplace_back(Names[T.Packages[K]], sets().term(T.Keys[K]));
-    }
-    return I.Terms;
-  }
-
-  /// Builds the terms of every incompatibility that Final's derivation
-  /// rests on (termsOf()), before a DerivationTree copies them.
-  void buildTermsFrom(IncompId Final) {
-    std::vector<bool> Seen(Store.size(), false);
-    std::vector<IncompId> Stack{Final};
-    while (!Stack.empty()) {
-      IncompId Id = Stack.back();
-      Stack.pop_back();
-      if (Seen[Id])
-        continue;
-      Seen[Id] = true;
-      termsOf(Id);
-      if (Store[Id].Kind == CauseKind::Derived) {
-        Stack.push_back(Store[Id].Cause1);
-        Stack.push_back(Store[Id].Cause2);
-      }
-    }
+    std::vector<Entry> Out;
+    Out.reserve(T.Packages.size());
+    for (size_t K = 0; K < T.Packages.size(); ++K)
+      Out.emplace_back(Names[T.Packages[K]], sets().term(T.Keys[K]));
+    return Out;
   }
 
   /// The term an assignment assigned: a decision's is what it made known,
@@ -1181,6 +1179,10 @@ private:
     /// The terms by their sets in sets().
     llvm::SmallVector<TermKey, 2> Keys;
     llvm::SmallVector<CachedRelation, 2> Relations;
+    /// The place on the trail and stamp of the assignment that last
+    /// contradicted a term (propagateIncompatibility()).
+    uint32_t BlockedAt = ~uint32_t(0);
+    uint64_t BlockStamp = 0;
   };
   /// Per incompatibility: the ids of its terms' packages and the partial
   /// solution's relation to each term, kept together and inline (most

@@ -92,3 +92,36 @@ TEST(SolverDerivationTree, TakesTheTermsOfWhatTheStoreDrops) {
   EXPECT_EQ(Store[2].Cause1, 0u);
   EXPECT_EQ(Store[2].Cause2, 1u);
 }
+
+TEST(SolverSetTable, AnswersAsTheTermsDo) {
+  // Every relation and combination asked by id is the one the terms give,
+  // equal sets share an id, and asking again (from the table's memory)
+  // gives the same answer. Enough pairs to make the table's maps grow.
+  std::vector<PackageTerm> Terms;
+  for (llvm::StringRef C :
+       {"any", "^1.0.0", "^2.0.0", ">=1.5.0", "<1.5.0", ">=1.0.0 <3.0.0",
+        "1.2.0", "1.5.0", "2.0.0", ">=2.0.0.dev0", "<2.0.0", ">=1.2.0 <1.6.0",
+        ">=3.0.0", "<1.0.0", ">=1.1.0 <1.3.0", ">=0.5.0 <1.1.0", "3.1.4"}) {
+    Terms.push_back(pos(C));
+    Terms.push_back(neg(C));
+  }
+  Terms.push_back(pos("^1.0.0").intersect(pos("^2.0.0"))); // empty
+  solver::SetTable<VersionSet> Table;
+  std::vector<solver::TermKey> Keys;
+  for (const PackageTerm &T : Terms)
+    Keys.push_back({Table.intern(T.set()), T.isPositive()});
+  EXPECT_EQ(Table.intern(constraint("^1.0.0")), Keys[2].Set);
+  EXPECT_EQ(Keys[2].Set, Keys[3].Set); // one set, either polarity
+  for (int Round = 0; Round < 2; ++Round)
+    for (size_t A = 0; A < Terms.size(); ++A)
+      for (size_t B = 0; B < Terms.size(); ++B) {
+        EXPECT_EQ(Table.relation(Keys[A], Keys[B]), Terms[A].relation(Terms[B]))
+            << A << " " << B;
+        EXPECT_EQ(Table.term(Table.intersect(Keys[A], Keys[B])),
+                  Terms[A].intersect(Terms[B]))
+            << A << " " << B;
+        EXPECT_EQ(Table.term(Table.difference(Keys[A], Keys[B])),
+                  Terms[A].difference(Terms[B]))
+            << A << " " << B;
+      }
+}
