@@ -61,8 +61,10 @@ std::vector<OptionSpec> resolveOptionTable(bool Explain) {
 } // namespace
 
 Expected<Prepared> prepareAndResolve(Context &Ctx, const ParsedOptions &Opts,
-                                     ArrayRef<std::string> Inputs) {
+                                     ArrayRef<std::string> Inputs,
+                                     StringRef DerivationOf) {
   Prepared P;
+  P.Request.DerivationOf = DerivationOf.str();
   auto W = loadWorkspaceFor(Ctx, Inputs, Opts);
   if (!W)
     return W.takeError();
@@ -341,12 +343,13 @@ int runExplain(Context &Ctx, const ParsedOptions &Opts) {
                "usage: cudadeps explain MANIFEST PACKAGE [options]\n";
     return ExitUsage;
   }
-  Expected<Prepared> P = prepareAndResolve(Ctx, Opts, {Opts.Positionals[0]});
+  std::string Want = canonicalPackageName(Opts.Positionals[1]);
+  Expected<Prepared> P =
+      prepareAndResolve(Ctx, Opts, {Opts.Positionals[0]}, Want);
   if (!P)
     return reportError(P.takeError(), Ctx, ExitUsage);
   auto Keep = make_scope_exit([&] { keepUntilExit(Ctx, *P); });
   const Resolution *R = &P->Result;
-  std::string Want = canonicalPackageName(Opts.Positionals[1]);
   const PackageResolution *PR = R->find(Want);
   if (!PR) {
     std::vector<StringRef> Names;

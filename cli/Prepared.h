@@ -24,10 +24,13 @@ struct Prepared {
 void keepUntilExit(Context &Ctx, Prepared &P);
 
 /// Loads the manifest (or makes one from requirement arguments: \p Inputs
-/// are the positionals), gathers the facts and resolves.
+/// are the positionals), gathers the facts and resolves; the derivation
+/// text is written for the package \p DerivationOf only (`explain`'s;
+/// ResolveRequest::DerivationOf).
 llvm::Expected<Prepared> prepareAndResolve(Context &Ctx,
                                            const ParsedOptions &Opts,
-                                           llvm::ArrayRef<std::string> Inputs);
+                                           llvm::ArrayRef<std::string> Inputs,
+                                           llvm::StringRef DerivationOf = {});
 
 } // namespace cudadeps::cli
 

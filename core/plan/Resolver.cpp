@@ -675,7 +675,8 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
   auto ExplainResult = [&](const PackageSolveResult &R,
                            const FactProvider &Prov, PackageResolution &PR) {
     PR.Because = reasonsOf(*R.Failure, Prov, Request.RootName, Style, PR.Hints);
-    PR.Derivation = explainFailure(*R.Failure, Style);
+    if (PR.Name == Request.DerivationOf)
+      PR.Derivation = explainFailure(*R.Failure, Style);
   };
   auto Explain = [&](const Attempt &A, PackageResolution &PR) {
     ExplainResult(A.Result, *A.Prov, PR);

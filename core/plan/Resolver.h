@@ -61,6 +61,11 @@ struct ResolveRequest {
   /// the reason: those binaries are not chosen again, so the package falls
   /// through to its next strategy.
   std::map<std::string, std::string> UnavailablePrebuilts;
+  /// The package whose derivation text (PackageResolution::Derivation, the
+  /// solver's whole proof) is written: `explain`'s. Empty: none. Every
+  /// package's would cost a large registry's resolve more than its solve,
+  /// and only `explain` shows it.
+  std::string DerivationOf;
 };
 
 /// The Python distributions a package's releases (every release, and the

@@ -22,6 +22,7 @@ struct Shipped {
   std::vector<Manifest> Ms;
   KnowledgeBase KB;
   std::vector<Manifest> Extra; // test-only packages
+  std::string DerivationOf;    // ResolveRequest::DerivationOf
 
   Shipped() {
     auto R = loadRegistry({CUDADEPS_SOURCE_DIR "/manifests"});
@@ -59,6 +60,7 @@ struct Shipped {
     Facts = std::move(*F);
     ResolveRequest Req;
     Req.TargetArchs = std::move(Targets);
+    Req.DerivationOf = DerivationOf;
     for (auto &[Spec, Key] : Reqs) {
       (void)Spec;
       std::string Text = "schema = 1\n[project]\nname = \"t\"\nrequires = [\"" +
@@ -403,6 +405,28 @@ TEST(ShippedPackages, TransformersPinSelectsTheFlaRelease) {
   EXPECT_THAT(Core->Because,
               ElementsAre("flash-linear-attention 0.5.2 needs fla-core "
                           "==0.5.2"));
+}
+
+TEST(ShippedPackages, OnlyThePackageAskedForGetsItsDerivationText) {
+  // flash-linear-attention[cuda] is not at its newest release with torch
+  // 2.6: the solver's failure is its reason. The whole proof as text is
+  // written only for the package `explain` asks about.
+  Shipped S;
+  std::string F = facts("2.6.0+cu126", "12.6", {});
+  Resolution R = S.resolveWith(F, {{"flash-linear-attention[cuda]", ""}});
+  const PackageResolution *Fla = find(R, "flash-linear-attention");
+  ASSERT_NE(Fla, nullptr);
+  EXPECT_FALSE(Fla->Because.empty());
+  EXPECT_FALSE(Fla->NotPreferred.empty());
+  EXPECT_EQ(Fla->Derivation, "");
+  S.DerivationOf = "flash-linear-attention";
+  Resolution Asked = S.resolveWith(F, {{"flash-linear-attention[cuda]", ""}});
+  const PackageResolution *Explained = find(Asked, "flash-linear-attention");
+  ASSERT_NE(Explained, nullptr);
+  EXPECT_EQ(Explained->Because, Fla->Because);
+  EXPECT_NE(Explained->Derivation.find("flash-linear-attention"),
+            std::string::npos)
+      << Explained->Derivation;
 }
 
 TEST(ShippedPackages, TheCudaExtraBringsTorchAndTritonPins) {
