@@ -45,25 +45,6 @@ template <class P, class VS> struct DerivationTree {
     return build(Final, Root, [&](IncompId Id) { return Store[Id]; });
   }
 
-  /// The same, taking the terms and text of each incompatibility that
-  /// Take(Id) says its owner drops afterwards instead of copying them (its
-  /// kind and causes stay in Store).
-  template <class TakeF>
-  static DerivationTree build(std::vector<Node> &Store, IncompId Final,
-                              const P &Root, TakeF Take) {
-    return build(Final, Root, [&](IncompId Id) {
-      if (!Take(Id))
-        return Store[Id];
-      Node N;
-      N.Terms = std::move(Store[Id].Terms);
-      N.Text = std::move(Store[Id].Text);
-      N.Kind = Store[Id].Kind;
-      N.Cause1 = Store[Id].Cause1;
-      N.Cause2 = Store[Id].Cause2;
-      return N;
-    });
-  }
-
   /// The tree of the incompatibilities reachable from Final, each made once
   /// by Make(Id) (a node whose causes are still ids of its owner's store).
   template <class MakeF>

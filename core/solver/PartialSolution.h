@@ -125,8 +125,9 @@ public:
 
   const std::vector<Assignment> &assignments() const { return Assignments; }
   const PackageState &state(PackageId P) const { return States[P]; }
-  /// A new stamp whenever knownKey(P) changes; 0 before any assignment (kept
-  /// apart from the states, so that scans over many packages stay compact).
+  /// A new stamp whenever what is known of P changes; 0 before any assignment
+  /// (kept apart from the states, so that scans over many packages stay
+  /// compact).
   uint64_t generation(PackageId P) const { return Generations[P]; }
   /// What is known of P (the intersection of its assignments), by its set:
   /// the term is that set, positive or negative as knownKey(P) says. P must
@@ -150,8 +151,8 @@ public:
       return {};
     return Assignments[States[P].Own.back()].key();
   }
-  /// The level from which knownKey(P) holds (Assignment::HoldsFrom of its
-  /// last assignment); 0 when nothing is known.
+  /// The level from which what is known of P holds (Assignment::HoldsFrom of
+  /// its last assignment); 0 when nothing is known.
   unsigned knownHoldsFrom(PackageId P) const {
     if (P >= States.size() || States[P].Own.empty())
       return 0;
@@ -217,6 +218,7 @@ public:
     }
     push(Package, Cause, Accumulated, From);
   }
+  /// The same for a term not yet in sets().
   void deriveInverse(PackageId Package, const TermT &Of, IncompId Cause,
                      std::optional<unsigned> HoldsFrom = std::nullopt) {
     deriveInverse(Package, TermKey{Sets.intern(Of.set()), Of.isPositive()},

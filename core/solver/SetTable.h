@@ -100,7 +100,6 @@ public:
   Term<VS> term(TermKey K) const {
     return Term<VS>::make(K.Positive, Sets[K.Set]);
   }
-  size_t size() const { return Sets.size(); }
 
   /// {get(A) is a subset of get(B), they are disjoint}, computed once per
   /// pair.

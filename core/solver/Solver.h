@@ -448,9 +448,9 @@ private:
 
   /// Appends I to the store with the ids of its packages and its terms'
   /// sets (Ids and Keys, where the caller knows them: one per term); not
-  /// indexed.
-  /// A derived incompatibility may come without its terms (Ids and Keys
-  /// say what they are): termsFromKeys() builds them where they are read.
+  /// indexed. A derived incompatibility may come without its terms (Ids and
+  /// Keys say what they are): termsFromKeys() builds them where they are
+  /// read.
   IncompId store(IncompatibilityT I, bool IsTainted,
                  std::vector<PackageId> Ids = {},
                  llvm::ArrayRef<TermKey> Keys = {}) {

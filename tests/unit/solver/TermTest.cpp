@@ -55,42 +55,50 @@ TEST(SolverIncompatibility, MergesTermsAndDropsTheRootFromDerived) {
                   .isFailure("root"));
 }
 
-// A derivation built for a store that drops some incompatibilities
-// afterwards takes their terms and texts (the store keeps their kinds and
-// causes) and is the same tree as one built by copying.
-TEST(SolverDerivationTree, TakesTheTermsOfWhatTheStoreDrops) {
+// A derivation is built by asking its owner for each incompatibility it
+// reaches, once each (a cause shared by two derivations is one node), and
+// never for one it does not reach; it is the same tree as one copied from
+// a store.
+TEST(SolverDerivationTree, MakesEachReachableNodeOnce) {
   using I = solver::Incompatibility<std::string, VersionSet>;
   using Tree = solver::DerivationTree<std::string, VersionSet>;
-  std::vector<I> Store(3);
-  Store[0].Kind = solver::CauseKind::Dependency;
-  Store[0].Terms = {{"root", pos("1.0.0")}, {"foo", neg("^1.0.0")}};
-  Store[1].Kind = solver::CauseKind::Unavailable;
-  Store[1].Terms = {{"foo", pos("^1.0.0")}};
-  Store[1].Text = "no such release";
-  Store[2].Kind = solver::CauseKind::Derived;
-  Store[2].Terms = {{"root", pos("1.0.0")}};
-  Store[2].Text = "derived";
-  Store[2].Cause1 = 0;
-  Store[2].Cause2 = 1;
-  const std::vector<I> Original = Store;
-  Tree Copied = Tree::build(Original, 2, "root");
-  Tree Taken = Tree::build(Store, 2, "root",
-                           [](solver::IncompId Id) { return Id != 0; });
-  ASSERT_EQ(Taken.Nodes.size(), Copied.Nodes.size());
-  for (size_t K = 0; K < Copied.Nodes.size(); ++K) {
-    EXPECT_EQ(Taken.Nodes[K].Terms, Copied.Nodes[K].Terms) << K;
-    EXPECT_EQ(Taken.Nodes[K].Text, Copied.Nodes[K].Text) << K;
-    EXPECT_EQ(Taken.Nodes[K].Kind, Copied.Nodes[K].Kind) << K;
-    EXPECT_EQ(Taken.Nodes[K].Cause1, Copied.Nodes[K].Cause1) << K;
-    EXPECT_EQ(Taken.Nodes[K].Cause2, Copied.Nodes[K].Cause2) << K;
+  std::vector<I> Store(5);
+  Store[0].Kind = solver::CauseKind::Custom; // reached by nothing
+  Store[0].Text = "unused";
+  Store[1].Kind = solver::CauseKind::Dependency;
+  Store[1].Terms = {{"root", pos("1.0.0")}, {"foo", neg("^1.0.0")}};
+  Store[2].Kind = solver::CauseKind::Unavailable;
+  Store[2].Terms = {{"foo", pos("^1.0.0")}};
+  Store[2].Text = "no such release";
+  Store[3].Kind = solver::CauseKind::Derived;
+  Store[3].Terms = {{"root", pos("1.0.0")}};
+  Store[3].Cause1 = 1;
+  Store[3].Cause2 = 2;
+  Store[4].Kind = solver::CauseKind::Derived;
+  Store[4].Cause1 = 3;
+  Store[4].Cause2 = 2; // shared with 3
+  std::map<solver::IncompId, int> Made;
+  Tree Built = Tree::build(4, "root", [&](solver::IncompId Id) {
+    ++Made[Id];
+    return Store[Id];
+  });
+  EXPECT_EQ(Made,
+            (std::map<solver::IncompId, int>{{1, 1}, {2, 1}, {3, 1}, {4, 1}}));
+  Tree Copied = Tree::build(Store, 4, "root");
+  ASSERT_EQ(Built.Nodes.size(), 4u);
+  ASSERT_EQ(Copied.Nodes.size(), 4u);
+  for (size_t K = 0; K < Built.Nodes.size(); ++K) {
+    EXPECT_EQ(Built.Nodes[K].Terms, Copied.Nodes[K].Terms) << K;
+    EXPECT_EQ(Built.Nodes[K].Text, Copied.Nodes[K].Text) << K;
+    EXPECT_EQ(Built.Nodes[K].Kind, Copied.Nodes[K].Kind) << K;
+    EXPECT_EQ(Built.Nodes[K].Cause1, Copied.Nodes[K].Cause1) << K;
+    EXPECT_EQ(Built.Nodes[K].Cause2, Copied.Nodes[K].Cause2) << K;
   }
-  EXPECT_EQ(Taken.Top, Copied.Top);
-  // What was not taken is as it was; what was taken keeps kind and causes.
-  EXPECT_EQ(Store[0].Terms, Original[0].Terms);
-  EXPECT_TRUE(Store[1].Terms.empty() && Store[2].Terms.empty());
-  EXPECT_EQ(Store[2].Kind, solver::CauseKind::Derived);
-  EXPECT_EQ(Store[2].Cause1, 0u);
-  EXPECT_EQ(Store[2].Cause2, 1u);
+  // Causes are positions in the tree: the top's second cause is the node
+  // its first cause's second cause is.
+  const auto &Top = Built.top();
+  EXPECT_EQ(Top.Cause2, Built[Top.Cause1].Cause2);
+  EXPECT_EQ(Built[Top.Cause2].Text, "no such release");
 }
 
 TEST(SolverSetTable, AnswersAsTheTermsDo) {
