@@ -99,9 +99,11 @@ public:
   static constexpr uint64_t MaxId = (uint64_t(1) << 30) - 2;
   /// The answer bits of (A, B), 0 when never set.
   uint8_t get(uint32_t A, uint32_t B) {
+    if (Slots.empty())
+      return 0;
     uint64_t Key = keyOf(A, B);
     for (size_t I = slotOf(Key);; I = (I + 1) & Mask) {
-      if (Slots.empty() || Slots[I] == Empty)
+      if (Slots[I] == Empty)
         return 0;
       if ((Slots[I] & KeyMask) == Key)
         return uint8_t(Slots[I] >> 60);
