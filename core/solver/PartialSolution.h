@@ -43,8 +43,6 @@ using PackageId = uint32_t;
 
 template <class V, class VS> class PartialSolution {
 public:
-  using TermT = Term<VS>;
-
   struct Assignment {
     PackageId Package;
     unsigned Level;
@@ -217,12 +215,6 @@ public:
       Accumulated = Sets.difference(Last.key(), Of);
     }
     push(Package, Cause, Accumulated, From);
-  }
-  /// The same for a term not yet in sets().
-  void deriveInverse(PackageId Package, const TermT &Of, IncompId Cause,
-                     std::optional<unsigned> HoldsFrom = std::nullopt) {
-    deriveInverse(Package, TermKey{Sets.intern(Of.set()), Of.isPositive()},
-                  Cause, HoldsFrom);
   }
 
   /// Removes every assignment made above decision level Level; with

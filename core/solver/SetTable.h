@@ -37,118 +37,107 @@ struct TermKey {
   bool operator==(const TermKey &) const = default;
 };
 
-/// A map from a pair of ids (one 64-bit key) to a small value that is 0
-/// until set: open addressing with linear probing over a power-of-two
-/// array, hashed by one multiplication (Fibonacci hashing). The solver
-/// looks pairs up millions of times; a general map's hashing and probing
-/// cost more than the answer.
-template <class Value> class PairMap {
+/// Open addressing with linear probing over a power-of-two array of slots,
+/// hashed by one multiplication (Fibonacci hashing), for 64-bit keys; the
+/// solver looks pairs of ids up millions of times, and a general map's
+/// hashing and probing cost more than the answer. Traits says what a slot
+/// is: Slot, Traits::Empty (a slot holding no key), Traits::key(Slot).
+template <class Traits> class ProbedTable {
+protected:
+  using Slot = typename Traits::Slot;
+  static bool empty(const Slot &S) { return S == Traits::Empty; }
+
+  /// The slot holding Key, or the empty one where it would go; null while
+  /// the table has no slots.
+  Slot *probe(uint64_t Key) {
+    if (Slots.empty())
+      return nullptr;
+    for (size_t I = slotOf(Key);; I = (I + 1) & (Slots.size() - 1))
+      if (empty(Slots[I]) || Traits::key(Slots[I]) == Key)
+        return &Slots[I];
+  }
+  /// Makes room for one more key (before probing for it to insert it).
+  void reserveOne() {
+    if ((Count + 1) * 2 <= Slots.size())
+      return;
+    std::vector<Slot> Old = std::move(Slots);
+    Slots.assign(Old.empty() ? 1024 : Old.size() * 2, Traits::Empty);
+    Shift = 64 - unsigned(__builtin_ctzll(Slots.size()));
+    for (const Slot &S : Old)
+      if (!empty(S))
+        *probe(Traits::key(S)) = S;
+  }
+  size_t Count = 0;
+
+private:
+  size_t slotOf(uint64_t Key) const {
+    return size_t((Key * 0x9e3779b97f4a7c15ull) >> Shift);
+  }
+  std::vector<Slot> Slots;
+  unsigned Shift = 64;
+};
+
+template <class Value> struct KeyValueSlot {
+  uint64_t Key;
+  Value V;
+  bool operator==(const KeyValueSlot &) const = default;
+};
+template <class Value> struct KeyValueTraits {
+  using Slot = KeyValueSlot<Value>;
+  static constexpr Slot Empty{~uint64_t(0), 0};
+  static uint64_t key(const Slot &S) { return S.Key; }
+};
+
+/// A map from a pair of ids (one 64-bit key, below 2^64 - 1) to a small
+/// value that is 0 until set.
+template <class Value> class PairMap : ProbedTable<KeyValueTraits<Value>> {
+  using Base = ProbedTable<KeyValueTraits<Value>>;
+
 public:
   /// The value of Key, 0 when it was never set; stays valid until the next
   /// call.
   Value &operator[](uint64_t Key) {
-    if ((Count + 1) * 2 > Slots.size())
-      grow();
-    size_t Mask = Slots.size() - 1;
-    for (size_t I = slotOf(Key);; I = (I + 1) & Mask) {
-      Slot &S = Slots[I];
-      if (S.Key == Key)
-        return S.V;
-      if (S.Key == Empty) {
-        S.Key = Key;
-        ++Count;
-        return S.V;
-      }
+    Base::reserveOne();
+    auto *S = Base::probe(Key);
+    if (Base::empty(*S)) {
+      S->Key = Key;
+      ++Base::Count;
     }
+    return S->V;
   }
+};
 
-private:
-  static constexpr uint64_t Empty = ~uint64_t(0);
-  struct Slot {
-    uint64_t Key = Empty;
-    Value V = 0;
-  };
-  size_t slotOf(uint64_t Key) const {
-    return size_t((Key * 0x9e3779b97f4a7c15ull) >> Shift);
-  }
-  void grow() {
-    std::vector<Slot> Old = std::move(Slots);
-    Slots.assign(Old.empty() ? 1024 : Old.size() * 2, Slot());
-    Shift = 64 - unsigned(__builtin_ctzll(Slots.size()));
-    size_t Mask = Slots.size() - 1;
-    for (const Slot &S : Old) {
-      if (S.Key == Empty)
-        continue;
-      size_t I = slotOf(S.Key);
-      while (Slots[I].Key != Empty)
-        I = (I + 1) & Mask;
-      Slots[I] = S;
-    }
-  }
-  std::vector<Slot> Slots;
-  unsigned Shift = 64;
-  size_t Count = 0;
+struct PackedRelationTraits {
+  using Slot = uint64_t;
+  static constexpr Slot Empty = ~uint64_t(0);
+  static uint64_t key(Slot S) { return S & ((uint64_t(1) << 60) - 1); }
 };
 
 /// The answers of subsetAndDisjoint() for pairs of ids below 2^30, each in
 /// one word (the pair in 60 bits, the answer in the top 4): the table the
 /// solver reads most, half the size of a PairMap, so more of it stays in
 /// the caches.
-class RelationMap {
+class RelationMap : ProbedTable<PackedRelationTraits> {
 public:
   static constexpr uint64_t MaxId = (uint64_t(1) << 30) - 2;
   /// The answer bits of (A, B), 0 when never set.
   uint8_t get(uint32_t A, uint32_t B) {
-    if (Slots.empty())
-      return 0;
-    uint64_t Key = keyOf(A, B);
-    for (size_t I = slotOf(Key);; I = (I + 1) & Mask) {
-      if (Slots[I] == Empty)
-        return 0;
-      if ((Slots[I] & KeyMask) == Key)
-        return uint8_t(Slots[I] >> 60);
-    }
+    const uint64_t *S = probe(keyOf(A, B));
+    return S && !empty(*S) ? uint8_t(*S >> 60) : 0;
   }
   /// Sets the answer bits of (A, B), which were never set (non-zero).
   void set(uint32_t A, uint32_t B, uint8_t Bits) {
-    if ((Count + 1) * 2 > Slots.size())
-      grow();
+    reserveOne();
     uint64_t Key = keyOf(A, B);
-    size_t I = slotOf(Key);
-    while (Slots[I] != Empty)
-      I = (I + 1) & Mask;
-    Slots[I] = Key | uint64_t(Bits) << 60;
+    *probe(Key) = Key | uint64_t(Bits) << 60;
     ++Count;
   }
 
 private:
-  static constexpr uint64_t Empty = ~uint64_t(0);
-  static constexpr uint64_t KeyMask = (uint64_t(1) << 60) - 1;
   static uint64_t keyOf(uint32_t A, uint32_t B) {
     assert(A <= MaxId && B <= MaxId && "set id beyond the relation map");
     return uint64_t(A) << 30 | uint64_t(B);
   }
-  size_t slotOf(uint64_t Key) const {
-    return size_t((Key * 0x9e3779b97f4a7c15ull) >> Shift);
-  }
-  void grow() {
-    std::vector<uint64_t> Old = std::move(Slots);
-    Slots.assign(Old.empty() ? 1024 : Old.size() * 2, Empty);
-    Shift = 64 - unsigned(__builtin_ctzll(Slots.size()));
-    Mask = Slots.size() - 1;
-    for (uint64_t S : Old) {
-      if (S == Empty)
-        continue;
-      size_t I = slotOf(S & KeyMask);
-      while (Slots[I] != Empty)
-        I = (I + 1) & Mask;
-      Slots[I] = S;
-    }
-  }
-  std::vector<uint64_t> Slots;
-  unsigned Shift = 64;
-  size_t Mask = 0;
-  size_t Count = 0;
 };
 
 template <class VS> class SetTable {

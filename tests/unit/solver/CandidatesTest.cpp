@@ -24,7 +24,7 @@ struct Fixture {
 
   Fixture() { S.ensure(5); }
   void positive(PackageId P) {
-    S.deriveInverse(P, PackageTerm::negative(constraint("any")), 0);
+    S.deriveInverse(P, {S.sets().intern(constraint("any")), false}, 0);
   }
   std::optional<PackageId> best() {
     C.update(S, FactsAsked);
