@@ -57,8 +57,9 @@ struct PackageResolution {
   std::vector<std::string> NotChosen;
   /// The exact fixes, one per line.
   std::vector<std::string> Hints;
-  /// The full PubGrub derivation of why the preferred configuration failed
-  /// (empty when nothing failed), for `cudadeps explain`.
+  /// The full PubGrub derivation of why the preferred configuration failed,
+  /// for `cudadeps explain`: written only for the package the request names
+  /// (ResolveRequest::DerivationOf), empty otherwise and when nothing failed.
   std::string Derivation;
 };
 
