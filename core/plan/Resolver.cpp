@@ -887,8 +887,10 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
         if (Req != Full.Req->Requires.end())
           Want = Want.intersect(
               FullProv->mapRequirement(Name, Req->second.Range).second);
-        PackageSolveResult Why = Full.Solver->query(Name, Want, WhyNotDecisions,
-                                                    /*WithSolution=*/false);
+        PackageSolveResult Why = Full.Solver->query(
+            Name, Want, WhyNotDecisions, /*WithSolution=*/false,
+            Name == Request.DerivationOf ? solver::FailureDetail::Whole
+                                         : solver::FailureDetail::Externals);
         if (Why.Failure) {
           ExplainResult(Why, *FullProv, PR);
           PR.NotPreferred = Name + " " + Newest->VersionText +

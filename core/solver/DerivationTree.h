@@ -26,6 +26,10 @@ template <class P, class VS> struct DerivationTree {
   IncompId Top = 0;
   /// The root package of the solve.
   P RootPackage;
+  /// False where the derived nodes were made without their terms (only
+  /// their causes): the external ones, which say why, are whole, and so is
+  /// the shape of the proof, but it cannot be written out step by step.
+  bool DerivedTerms = true;
 
   const Node &top() const { return Nodes[Top]; }
   const Node &operator[](IncompId Id) const { return Nodes[Id]; }

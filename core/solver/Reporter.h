@@ -18,6 +18,7 @@
 
 #include "core/solver/DerivationTree.h"
 
+#include <cassert>
 #include <functional>
 #include <map>
 #include <optional>
@@ -53,8 +54,11 @@ public:
   using TermT = Term<VS>;
   using Entry = typename Node::Entry;
 
+  /// T must hold every node's terms (T.DerivedTerms).
   Reporter(const Tree &T, const ReportStyle<P, VS> &Style)
-      : T(T), Style(Style) {}
+      : T(T), Style(Style) {
+    assert(T.DerivedTerms && "a report writes every derivation's terms");
+  }
 
   /// The whole explanation, lines separated by '\n', no final newline.
   std::string write() {

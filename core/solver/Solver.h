@@ -43,6 +43,11 @@
 
 namespace cudadeps::solver {
 
+/// How much of a failure's derivation a caller reads: Whole (every node's
+/// terms, to write the proof out) or Externals (the external causes; the
+/// derived nodes keep only their causes).
+enum class FailureDetail { Whole, Externals };
+
 template <class P, class V, class VS> struct SolveResult {
   /// The selected version of every package in the solution, root included;
   /// set when a solution exists.
@@ -142,9 +147,13 @@ public:
   /// Every query starts from the root's level (enterRootLevel()), which is
   /// propagated once, not once per query.
   /// Without \p WithSolution a solved query's Solution is left empty (for
-  /// callers that ask only whether, and why not).
+  /// callers that ask only whether, and why not). With
+  /// FailureDetail::Externals a failure's derived nodes come without their
+  /// terms (DerivationTree::DerivedTerms false): for callers that read only
+  /// the external causes, which are most of the work of a large proof.
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
-                              unsigned MaxDecisions, bool WithSolution = true) {
+                              unsigned MaxDecisions, bool WithSolution = true,
+                              FailureDetail Detail = FailureDetail::Whole) {
     assert(Solved && "query() asks about a problem that solve() solved");
     // A query makes a dozen decisions: it never backtracks chronologically
     // (and so keeps no levels its derivations hold from) unless it must.
@@ -174,7 +183,8 @@ public:
     Querying = true;
     run();
     Querying = false;
-    SolveResult<P, V, VS> Result = result(WithSolution, /*TakeTainted=*/true);
+    SolveResult<P, V, VS> Result =
+        result(WithSolution, /*TakeTainted=*/true, Detail);
     forgetQuery(PinId);
     return Result;
   }
@@ -336,11 +346,13 @@ private:
   /// failure's derivation takes those incompatibilities' terms and texts
   /// instead of copying them.
   SolveResult<P, V, VS> result(bool WithSolution = true,
-                               bool TakeTainted = false) {
+                               bool TakeTainted = false,
+                               FailureDetail Detail = FailureDetail::Whole) {
     SolveResult<P, V, VS> Result;
     Result.IncompatibilityCount = Store.size();
     Result.Work = Work;
     if (FailureId) {
+      bool DerivedTerms = Detail == FailureDetail::Whole;
       Result.Failure =
           DerivationTree<P, VS>::build(*FailureId, Root, [&](IncompId Id) {
             IncompatibilityT &I = Store[Id];
@@ -350,12 +362,15 @@ private:
             N.Cause1 = I.Cause1;
             N.Cause2 = I.Cause2;
             N.Text = Take ? std::move(I.Text) : I.Text;
+            if (I.Kind == CauseKind::Derived && !DerivedTerms)
+              return N;
             if (I.Terms.size() != Meta[Id].Packages.size())
               N.Terms = termsFromKeys(Id);
             else
               N.Terms = Take ? std::move(I.Terms) : I.Terms;
             return N;
           });
+      Result.Failure->DerivedTerms = DerivedTerms;
     } else if (Exhausted) {
       Result.Undecided = true;
     } else if (!WithSolution) {

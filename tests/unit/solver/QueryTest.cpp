@@ -63,6 +63,45 @@ TEST(SolverQuery, AnImpossibleVersionFailsWithItsReason) {
   EXPECT_THAT(explainFailure(*Why.Failure, pubStyle()), HasSubstr("missing"));
 }
 
+TEST(SolverQuery, AFailureWithItsExternalCausesOnlyHasTheSameCauses) {
+  // Two solvers, the same question: one asks for the whole proof, the other
+  // for its external causes only (what resolve's reasons read).
+  Registry R = registry();
+  PackageSolver Whole(R, "root", ver("1.0.0")), Brief(R, "root", ver("1.0.0"));
+  ASSERT_TRUE(Whole.solve().solved());
+  ASSERT_TRUE(Brief.solve().solved());
+  const VersionSet E2 = VersionSet::exactly(ver("2.0.0"));
+  PackageSolveResult A = Whole.query("e", E2, 12);
+  PackageSolveResult B =
+      Brief.query("e", E2, 12, true, solver::FailureDetail::Externals);
+  ASSERT_TRUE(A.Failure && B.Failure);
+  EXPECT_TRUE(A.Failure->DerivedTerms);
+  EXPECT_FALSE(B.Failure->DerivedTerms);
+  ASSERT_EQ(A.Failure->Nodes.size(), B.Failure->Nodes.size());
+  size_t Derived = 0;
+  for (size_t K = 0; K < A.Failure->Nodes.size(); ++K) {
+    const auto &NA = A.Failure->Nodes[K], &NB = B.Failure->Nodes[K];
+    ASSERT_EQ(NA.Kind, NB.Kind) << K;
+    if (NA.Kind == solver::CauseKind::Derived) {
+      ++Derived;
+      EXPECT_FALSE(NA.Terms.empty()) << K;
+      EXPECT_TRUE(NB.Terms.empty()) << K;
+      EXPECT_EQ(NA.Cause1, NB.Cause1) << K;
+      EXPECT_EQ(NA.Cause2, NB.Cause2) << K;
+    } else {
+      EXPECT_EQ(NA.Terms, NB.Terms) << K;
+      EXPECT_EQ(NA.Text, NB.Text) << K;
+    }
+  }
+  EXPECT_GT(Derived, 0u) << "the proof derives something";
+  EXPECT_EQ(A.Failure->externals(), B.Failure->externals());
+  // A second query on the same solver asks again, whole this time.
+  PackageSolveResult C = Brief.query("e", E2, 12);
+  ASSERT_TRUE(C.Failure);
+  EXPECT_EQ(explainFailure(*C.Failure, pubStyle()),
+            explainFailure(*A.Failure, pubStyle()));
+}
+
 TEST(SolverQuery, APossibleVersionIsSolvedByCompletingTheFirstSolution) {
   Registry R = registry();
   PackageSolver S(R, "root", ver("1.0.0"));
