@@ -215,9 +215,9 @@ private:
     std::vector<bool> Keep(Store.size() - From, false);
     for (PackageId Pkg : Touched) {
       Queued[Pkg] = false;
-      for (IncompId Id : ByPackage[Pkg])
-        if (Id >= From && !Tainted[Id])
-          Keep[Id - From] = true;
+      for (const ListEntry &E : ByPackage[Pkg])
+        if (E.Id >= From && !Tainted[E.Id])
+          Keep[E.Id - From] = true;
     }
     for (IncompId Id = Store.size(); Id-- > From;)
       if (Keep[Id - From] && Store[Id].Kind == CauseKind::Derived)
@@ -247,12 +247,14 @@ private:
       ++Next;
     }
     for (PackageId Pkg : Touched) {
-      std::vector<IncompId> &Ids = ByPackage[Pkg];
+      std::vector<ListEntry> &Entries = ByPackage[Pkg];
       size_t Kept = 0;
-      for (IncompId Id : Ids)
-        if (IncompId New = Renumber(Id); New != Gone)
-          Ids[Kept++] = New;
-      Ids.resize(Kept);
+      for (ListEntry E : Entries)
+        if (IncompId New = Renumber(E.Id); New != Gone) {
+          E.Id = New;
+          Entries[Kept++] = E;
+        }
+      Entries.resize(Kept);
     }
     for (IncompId &Id : LateFacts)
       Id = Renumber(Id);
@@ -331,6 +333,18 @@ private:
   };
 
   enum class Outcome { None, Conflict, Derived };
+
+  /// An incompatibility in a package's list (ByPackage), with the place on
+  /// the trail and the stamp of the assignment last found to contradict one
+  /// of its terms on a visit from this list (propagateIncompatibility()):
+  /// kept in the list, which propagation reads in order, rather than in the
+  /// incompatibility's record, which it would otherwise read on every
+  /// visit.
+  struct ListEntry {
+    IncompId Id;
+    uint32_t BlockedAt = ~uint32_t(0);
+    uint64_t BlockStamp = 0;
+  };
 
   void run() {
     std::optional<PackageId> Next = RootId;
@@ -500,7 +514,7 @@ private:
 
   void index(IncompId Id) {
     for (PackageId Pkg : Meta[Id].Packages)
-      ByPackage[Pkg].push_back(Id);
+      ByPackage[Pkg].push_back(ListEntry{Id});
   }
 
   void addFact(Fact<P, VS> F) {
@@ -513,23 +527,29 @@ private:
   }
 
   /// If the incompatibility is almost satisfied, derives the inverse of its
-  /// one unsatisfied term.
-  Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage) {
-    TermIndex &T = Meta[Id];
-    const auto &Pkgs = T.Packages;
+  /// one unsatisfied term. Visited from a package's list (\p From), it is
+  /// passed over while the assignment that list entry names contradicts a
+  /// term, and names the one found to.
+  Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage,
+                                   ListEntry *From = nullptr) {
     ++Work.Visits;
     // Contradicted by an assignment still on the trail: later ones only
     // narrow what is known, so the term stays contradicted (a SAT solver's
-    // blocking literal) and the terms need not be looked at again.
-    if (Solution.holds(T.BlockedAt, T.BlockStamp))
+    // blocking literal) and the terms need not be looked at again. Most
+    // visits end here, reading only the list and the trail.
+    if (From && Solution.holds(From->BlockedAt, From->BlockStamp))
       return Outcome::None;
+    TermIndex &T = Meta[Id];
+    const auto &Pkgs = T.Packages;
     size_t Unsatisfied = SIZE_MAX;
     for (size_t K = 0; K < Pkgs.size(); ++K) {
       SetRelation R = relation(Id, K);
       if (R == SetRelation::Disjoint) {
-        const auto &By = Solution.last(Pkgs[K]);
-        T.BlockedAt = By.Index;
-        T.BlockStamp = By.Stamp;
+        if (From) {
+          const auto &By = Solution.last(Pkgs[K]);
+          From->BlockedAt = By.Index;
+          From->BlockStamp = By.Stamp;
+        }
         return Outcome::None;
       }
       if (R == SetRelation::Overlapping) {
@@ -606,9 +626,12 @@ private:
       // list may grow meanwhile (facts, learned ones): only the ones present
       // now are visited, by position.
       for (size_t K = ByPackage[Current].size(); K-- > 0;) {
-        IncompId Id = ByPackage[Current][K];
+        // The entry stays in place until a conflict, which may grow the
+        // list (learning) and is looked at by Id only.
+        ListEntry &E = ByPackage[Current][K];
+        IncompId Id = E.Id;
         PackageId Derived = 0;
-        Outcome O = propagateIncompatibility(Id, Derived);
+        Outcome O = propagateIncompatibility(Id, Derived, &E);
         if (O == Outcome::Derived)
           Enqueue(Derived);
         if (O != Outcome::Conflict)
@@ -1033,8 +1056,8 @@ private:
       Checked[Pkg] = CheckStamp;
       if (Same(Pkg))
         continue;
-      for (IncompId Id : ByPackage[Pkg])
-        if (Broken(Id))
+      for (const ListEntry &E : ByPackage[Pkg])
+        if (Broken(E.Id))
           return false;
     }
     for (IncompId Id : LateFacts)
@@ -1194,15 +1217,13 @@ private:
     /// The terms by their sets in sets().
     llvm::SmallVector<TermKey, 2> Keys;
     llvm::SmallVector<CachedRelation, 2> Relations;
-    /// The place on the trail and stamp of the assignment that last
-    /// contradicted a term (propagateIncompatibility()).
-    uint32_t BlockedAt = ~uint32_t(0);
-    uint64_t BlockStamp = 0;
   };
   /// Per incompatibility: the ids of its terms' packages and the partial
   /// solution's relation to each term, kept together and inline (most
   /// incompatibilities have two terms), so that propagation, which visits
-  /// thousands of them per decision, reads one record per visit.
+  /// thousands of them per decision, reads one record per visit that looks
+  /// at the terms (a visit that a list entry's blocking assignment ends
+  /// reads none).
   std::vector<TermIndex> Meta;
   /// Per incompatibility: whether it rests on a query's pin.
   std::vector<bool> Tainted;
@@ -1212,7 +1233,8 @@ private:
   std::vector<AllowedCount> Counts;
   /// Per package: whether its facts were asked for.
   std::vector<bool> FactsAsked;
-  std::vector<std::vector<IncompId>> ByPackage;
+  /// Per package: the incompatibilities with a term about it, oldest first.
+  std::vector<std::vector<ListEntry>> ByPackage;
   std::vector<bool> Queued;
   PartialSolution<V, VS> Solution;
   /// The open packages, ordered for the next decision.
