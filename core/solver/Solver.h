@@ -599,9 +599,16 @@ private:
     if (C.Generation != Generation) {
       C.Generation = Generation;
       if (TermKey Known = Solution.knownKey(Pkg); Known != C.Known) {
-        C.Known = Known;
-        C.R = Known.Set == NoSet ? SetRelation::Overlapping
-                                 : sets().relation(Known, T.Keys[K]);
+        if (Known == C.Before) {
+          std::swap(C.Known, C.Before);
+          std::swap(C.R, C.RBefore);
+        } else {
+          C.Before = C.Known;
+          C.RBefore = C.R;
+          C.Known = Known;
+          C.R = Known.Set == NoSet ? SetRelation::Overlapping
+                                   : sets().relation(Known, T.Keys[K]);
+        }
       }
     }
     return C.R;
@@ -1211,6 +1218,11 @@ private:
     /// What was known of the package when R was computed.
     TermKey Known;
     SetRelation R = SetRelation::Overlapping;
+    SetRelation RBefore = SetRelation::Overlapping;
+    /// What was known the time before, with its relation RBefore: a
+    /// backjump undoes an assignment that is then made again, so what is
+    /// known of a package often goes back and forth between two sets.
+    TermKey Before;
   };
   struct TermIndex {
     llvm::SmallVector<PackageId, 2> Packages;
