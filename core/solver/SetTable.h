@@ -67,6 +67,19 @@ protected:
       if (!empty(S))
         *probe(Traits::key(S)) = S;
   }
+  /// Forgets every key; keeps the slots unless they are many (a table
+  /// cleared often stays small).
+  void clear() {
+    if (Count == 0)
+      return;
+    if (Slots.size() > 65536) {
+      Slots = {};
+      Shift = 64;
+    } else {
+      std::fill(Slots.begin(), Slots.end(), Traits::Empty);
+    }
+    Count = 0;
+  }
   size_t Count = 0;
 
 private:
@@ -94,6 +107,8 @@ template <class Value> class PairMap : ProbedTable<KeyValueTraits<Value>> {
   using Base = ProbedTable<KeyValueTraits<Value>>;
 
 public:
+  using Base::clear;
+
   /// The value of Key, 0 when it was never set; stays valid until the next
   /// call.
   Value &operator[](uint64_t Key) {

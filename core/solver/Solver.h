@@ -692,6 +692,7 @@ private:
     using Assignment = typename PartialSolution<V, VS>::Assignment;
     bool Learned = false;
     ++Work.Conflicts;
+    Satisfiers.clear();
     IncompId Current = Conflict;
     while (!isFailure(Current)) {
       if (Querying && Work.Learned >= Limit.Learned) {
@@ -715,7 +716,7 @@ private:
       };
       for (size_t K = 0; K < Pkgs.size(); ++K) {
         TermKey Want = Meta[Current].Keys[K];
-        const Assignment &Satisfier = Solution.satisfier(Pkgs[K], Want);
+        const Assignment &Satisfier = satisfier(Pkgs[K], Want);
         if (!MostRecent) {
           MostRecentTerm = K;
           MostRecent = &Satisfier;
@@ -735,7 +736,7 @@ private:
             Difference.reset();
           } else {
             Difference = D;
-            Previous(Solution.satisfier(Pkgs[K], D.inverse()));
+            Previous(satisfier(Pkgs[K], D.inverse()));
           }
         }
       }
@@ -824,6 +825,21 @@ private:
     }
     FailureId = Current;
     return std::nullopt;
+  }
+
+  /// The satisfier of Pkg's term T (PartialSolution::satisfier), found
+  /// once per conflict: the trail does not change while a conflict is
+  /// resolved, and a long resolution carries most terms from one step to
+  /// the next.
+  const typename PartialSolution<V, VS>::Assignment &satisfier(PackageId Pkg,
+                                                               TermKey T) {
+    assert(T.Set <= RelationMap::MaxId && "a set id beyond 30 bits");
+    uint64_t Key =
+        uint64_t(Pkg) << 31 | uint64_t(T.Positive) << 30 | uint64_t(T.Set);
+    uint32_t &Place = Satisfiers[Key];
+    if (!Place)
+      Place = Solution.satisfier(Pkg, T).Index + 1;
+    return Solution.assignments()[Place - 1];
   }
 
   /// Whether incompatibility Id says that no solution exists
@@ -1249,6 +1265,9 @@ private:
   std::vector<std::vector<ListEntry>> ByPackage;
   std::vector<bool> Queued;
   PartialSolution<V, VS> Solution;
+  /// Per package and term (resolveConflict()): its satisfier's place on
+  /// the trail + 1, for the conflict being resolved.
+  PairMap<uint32_t> Satisfiers;
   /// The open packages, ordered for the next decision.
   Candidates Open;
   std::optional<IncompId> FailureId;

@@ -133,3 +133,23 @@ TEST(SolverSetTable, AnswersAsTheTermsDo) {
             << A << " " << B;
       }
 }
+
+TEST(SolverPairMap, ForgetsEveryKeyWhenClearedAndStaysUsable) {
+  // Grown past the size at which clear() frees the slots, then small again:
+  // both ways of clearing forget every key.
+  solver::PairMap<uint32_t> M;
+  for (uint64_t Round = 0; Round < 2; ++Round) {
+    uint64_t N = Round == 0 ? 100000 : 100;
+    for (uint64_t K = 0; K < N; ++K)
+      M[K << 31 | Round] = uint32_t(K + 1);
+    for (uint64_t K = 0; K < N; ++K)
+      ASSERT_EQ(M[K << 31 | Round], uint32_t(K + 1)) << K;
+    M.clear();
+    for (uint64_t K = 0; K < N; ++K)
+      ASSERT_EQ(M[K << 31 | Round], 0u) << "a key left after clear(): " << K;
+    M.clear();
+  }
+  M[7] = 3;
+  EXPECT_EQ(M[7], 3u);
+  EXPECT_EQ(M[8], 0u);
+}
