@@ -117,6 +117,8 @@ public:
     for (Fact<P, VS> &F : Provider.facts(Root))
       addFact(std::move(F));
     run();
+    if (Relist)
+      relist();
     SolveResult<P, V, VS> Result = result();
     if (Result.Solution) {
       FirstSolution.assign(Names.size(), std::nullopt);
@@ -416,6 +418,7 @@ private:
       Counts.emplace_back();
       FactsAsked.push_back(false);
       ByPackage.emplace_back();
+      SettledSeen.push_back(0);
       Queued.push_back(false);
       Solution.ensure(Names.size());
       if (Solved)
@@ -513,6 +516,7 @@ private:
   }
 
   void index(IncompId Id) {
+    Meta[Id].Indexed = true;
     for (PackageId Pkg : Meta[Id].Packages)
       ByPackage[Pkg].push_back(ListEntry{Id});
   }
@@ -527,18 +531,12 @@ private:
   }
 
   /// If the incompatibility is almost satisfied, derives the inverse of its
-  /// one unsatisfied term. Visited from a package's list (\p From), it is
-  /// passed over while the assignment that list entry names contradicts a
-  /// term, and names the one found to.
+  /// one unsatisfied term. Visited from a package's list (\p From, whose
+  /// blocking assignment the caller found gone: propagate()), the entry
+  /// is given the assignment found to contradict a term, if one is.
   Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage,
                                    ListEntry *From = nullptr) {
     ++Work.Visits;
-    // Contradicted by an assignment still on the trail: later ones only
-    // narrow what is known, so the term stays contradicted (a SAT solver's
-    // blocking literal) and the terms need not be looked at again. Most
-    // visits end here, reading only the list and the trail.
-    if (From && Solution.holds(From->BlockedAt, From->BlockStamp))
-      return Outcome::None;
     TermIndex &T = Meta[Id];
     const auto &Pkgs = T.Packages;
     size_t Unsatisfied = SIZE_MAX;
@@ -629,13 +627,29 @@ private:
     for (size_t Head = 0; Head < Changed.size(); ++Head) {
       PackageId Current = Changed[Head];
       Queued[Current] = false;
+      // A list that is mostly entries settled for the rest of the solve is
+      // shortened first (dropSettled()).
+      if (SettledSeen[Current] * 2 > ByPackage[Current].size()) {
+        dropSettled(Current);
+        SettledSeen[Current] = 0;
+      }
       // Newest first: learned incompatibilities are the most general. The
       // list may grow meanwhile (facts, learned ones): only the ones present
       // now are visited, by position.
+      size_t Settled = 0;
       for (size_t K = ByPackage[Current].size(); K-- > 0;) {
         // The entry stays in place until a conflict, which may grow the
         // list (learning) and is looked at by Id only.
         ListEntry &E = ByPackage[Current][K];
+        // Contradicted by an assignment still on the trail: later ones only
+        // narrow what is known, so the term stays contradicted (a SAT
+        // solver's blocking literal) and the terms need not be looked at
+        // again. Most visits end here, reading only the list and the trail.
+        if (Solution.holds(E.BlockedAt, E.BlockStamp)) {
+          ++Work.Visits;
+          Settled += !Solved && settles(E) ? 1 : 0;
+          continue;
+        }
         IncompId Id = E.Id;
         PackageId Derived = 0;
         Outcome O = propagateIncompatibility(Id, Derived, &E);
@@ -681,8 +695,46 @@ private:
         }
         break;
       }
+      SettledSeen[Current] += Settled;
     }
     return true;
+  }
+
+  /// Whether list entry E, whose blocking assignment holds, is settled for
+  /// the rest of the first solve: that assignment is at the root's level
+  /// (0 or 1), below which the solve never backtracks, so the entry's
+  /// incompatibility cannot propagate from this list again.
+  bool settles(const ListEntry &E) const {
+    return Solution.assignments()[E.BlockedAt].Level <= 1;
+  }
+
+  /// During the first solve: drops Pkg's settled list entries (settles()),
+  /// keeping the others in order. In large problems half of all visits
+  /// were to such entries. The lists are made whole again when the solve
+  /// ends (relist()), before a query, which builds its own root level.
+  void dropSettled(PackageId Pkg) {
+    assert(!Solved && "only the first solve keeps its root level throughout");
+    std::vector<ListEntry> &L = ByPackage[Pkg];
+    L.erase(std::remove_if(L.begin(), L.end(),
+                           [&](const ListEntry &E) {
+                             return Solution.holds(E.BlockedAt, E.BlockStamp) &&
+                                    settles(E);
+                           }),
+            L.end());
+    Relist = true;
+  }
+
+  /// Rebuilds every package's list from the indexed incompatibilities, in
+  /// the order index() built them (ascending ids).
+  void relist() {
+    for (std::vector<ListEntry> &L : ByPackage)
+      L.clear();
+    for (IncompId Id = 0; Id < Meta.size(); ++Id)
+      if (Meta[Id].Indexed)
+        for (PackageId Pkg : Meta[Id].Packages)
+          ByPackage[Pkg].push_back(ListEntry{Id});
+    std::fill(SettledSeen.begin(), SettledSeen.end(), 0);
+    Relist = false;
   }
 
   /// Learns the root cause of a satisfied incompatibility and backjumps;
@@ -1245,6 +1297,8 @@ private:
     /// The terms by their sets in sets().
     llvm::SmallVector<TermKey, 2> Keys;
     llvm::SmallVector<CachedRelation, 2> Relations;
+    /// In its packages' lists (index()), not only a cause in a derivation.
+    bool Indexed = false;
   };
   /// Per incompatibility: the ids of its terms' packages and the partial
   /// solution's relation to each term, kept together and inline (most
@@ -1263,6 +1317,10 @@ private:
   std::vector<bool> FactsAsked;
   /// Per package: the incompatibilities with a term about it, oldest first.
   std::vector<std::vector<ListEntry>> ByPackage;
+  /// Per package: settled entries its scans have passed over since its
+  /// list was last shortened (dropSettled()); whether any list was.
+  std::vector<uint32_t> SettledSeen;
+  bool Relist = false;
   std::vector<bool> Queued;
   PartialSolution<V, VS> Solution;
   /// Per package and term (resolveConflict()): its satisfier's place on
