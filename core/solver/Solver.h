@@ -119,6 +119,7 @@ public:
     run();
     if (Relist)
       relist();
+    std::fill(SettledSeen.begin(), SettledSeen.end(), 0);
     SolveResult<P, V, VS> Result = result();
     if (Result.Solution) {
       FirstSolution.assign(Names.size(), std::nullopt);
@@ -627,9 +628,10 @@ private:
     for (size_t Head = 0; Head < Changed.size(); ++Head) {
       PackageId Current = Changed[Head];
       Queued[Current] = false;
-      // A list that is mostly entries settled for the rest of the solve is
-      // shortened first (dropSettled()).
-      if (SettledSeen[Current] * 2 > ByPackage[Current].size()) {
+      // During the first solve, a list that is mostly entries settled for
+      // the rest of it is shortened first (dropSettled()). Never in a
+      // query: what its root level holds is not settled for the next.
+      if (!Solved && SettledSeen[Current] * 2 > ByPackage[Current].size()) {
         dropSettled(Current);
         SettledSeen[Current] = 0;
       }
@@ -733,7 +735,6 @@ private:
       if (Meta[Id].Indexed)
         for (PackageId Pkg : Meta[Id].Packages)
           ByPackage[Pkg].push_back(ListEntry{Id});
-    std::fill(SettledSeen.begin(), SettledSeen.end(), 0);
     Relist = false;
   }
 
