@@ -631,10 +631,8 @@ private:
       // During the first solve, a list that is mostly entries settled for
       // the rest of it is shortened first (dropSettled()). Never in a
       // query: what its root level holds is not settled for the next.
-      if (!Solved && SettledSeen[Current] * 2 > ByPackage[Current].size()) {
+      if (!Solved && SettledSeen[Current] * 2 > ByPackage[Current].size())
         dropSettled(Current);
-        SettledSeen[Current] = 0;
-      }
       // Newest first: learned incompatibilities are the most general. The
       // list may grow meanwhile (facts, learned ones): only the ones present
       // now are visited, by position.
@@ -723,6 +721,7 @@ private:
                                     settles(E);
                            }),
             L.end());
+    SettledSeen[Pkg] = 0;
     Relist = true;
   }
 
