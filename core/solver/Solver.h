@@ -68,6 +68,8 @@ template <class P, class V, class VS> struct SolveResult {
     size_t Learned = 0;
     size_t Visits = 0;
     size_t Backjumped = 0;
+    /// Versions found unusable by pruning (Solver::setPruneAfter()).
+    size_t Pruned = 0;
   } Work;
 
   bool solved() const { return Solution.has_value(); }
@@ -101,11 +103,25 @@ public:
   /// may give: a query whose pin starts a long chain of conflicts, or one
   /// conflict resolved through thousands of derivations, would otherwise
   /// cost as much as a solve, and its reason would be as long as the proof.
+  /// Proof bounds how large a failed query's proof may be (the
+  /// incompatibilities it rests on, each counted once): one resting on
+  /// pruned versions (setPruneAfter()) is found without search, but may
+  /// rest on thousands of them; beyond the bound it ends Undecided too.
   struct QueryLimits {
     unsigned Conflicts = 64;
     unsigned Learned = 1000;
+    unsigned Proof = 4000;
   };
   void setQueryLimits(QueryLimits Limits) { Limit = Limits; }
+
+  /// After how many conflicts the first solve prunes (prune()): finds every
+  /// version that no solution can hold because a dependency of it matches
+  /// only such versions (or none), or it is unavailable, and restarts from
+  /// the root's level with each one ruled out. 64 unless set; UINT_MAX
+  /// never; 0 as soon as the root is decided. A search that needs few conflicts
+  /// (the problems people write) never reaches it; one where many versions are
+  /// dead ends stops discovering them one conflict at a time.
+  void setPruneAfter(unsigned Conflicts) { PruneAfter = Conflicts; }
 
   /// Solves once; then query() asks about variants of the same problem.
   SolveResult<P, V, VS> solve() {
@@ -186,6 +202,10 @@ public:
     Querying = true;
     run();
     Querying = false;
+    if (FailureId && !proofWithin(*FailureId, Limit.Proof)) {
+      FailureId.reset();
+      Exhausted = true;
+    }
     SolveResult<P, V, VS> Result =
         result(WithSolution, /*TakeTainted=*/true, Detail);
     forgetQuery(PinId);
@@ -354,6 +374,12 @@ private:
     while (Next) {
       if (!propagate(*Next))
         break;
+      if (!Solved && !Pruned && Work.Conflicts >= PruneAfter &&
+          Solution.decisionLevel() >= 1) {
+        Pruned = true;
+        if (!prune())
+          break;
+      }
       Next = choosePackageVersion();
     }
   }
@@ -735,6 +761,211 @@ private:
         for (PackageId Pkg : Meta[Id].Packages)
           ByPackage[Pkg].push_back(ListEntry{Id});
     Relist = false;
+  }
+
+  /// The first solve's pruning, once it has resolved PruneAfter conflicts:
+  /// arc consistency over the dependencies of every version of every
+  /// package the solve can reach. A version is dead when it is unavailable,
+  /// or when a dependency of it on another package allows only dead
+  /// versions of it (or none). Each dead version gets an incompatibility of
+  /// its own, {package == version}, derived as conflict resolution would:
+  /// its dependency resolved with the incompatibility of each dead version
+  /// the dependency allows, one at a time, then with "no versions" for what
+  /// is left of its range. Those are indexed; the solve goes back to the
+  /// root's level (everything it learned is kept) and propagates from every
+  /// package. False when that proves that no solution exists.
+  bool prune() {
+    struct Edge {
+      PackageId Depender;
+      uint32_t Index;    // the depender's version, in its Ascending
+      uint32_t Position; // the dependency, in its Dependencies::On
+      PackageId Dependee;
+      uint32_t Runs, RunsEnd; // in Runs: the dependee's versions it allows
+    };
+    constexpr uint32_t Unavailable = ~uint32_t(0);
+    struct Death {
+      PackageId Pkg;
+      uint32_t Index;
+      uint32_t Edge; // the dependency that killed it, or Unavailable
+    };
+    std::vector<Edge> Edges;
+    std::vector<std::pair<size_t, size_t>> Runs;
+    std::vector<std::vector<uint32_t>> Into; // per dependee: its edges
+    std::vector<std::vector<uint8_t>> Alive; // per package and version
+    std::vector<Death> Deaths;               // in the order found
+    std::vector<PackageId> Queue;
+    std::vector<uint8_t> InQueue;
+    auto Grow = [&] {
+      Into.resize(Names.size());
+      Alive.resize(Names.size());
+      InQueue.resize(Names.size(), 0);
+    };
+    auto Kill = [&](PackageId Pkg, uint32_t K, uint32_t E) {
+      Alive[Pkg][K] = 0;
+      Deaths.push_back({Pkg, K, E});
+      if (!InQueue[Pkg]) {
+        InQueue[Pkg] = 1;
+        Queue.push_back(Pkg);
+      }
+    };
+    // Every package reachable through any version's dependencies (the
+    // list grows as they are interned), each version's dependencies.
+    Grow();
+    Alive[RootId].assign(info(RootId).Ascending.size(), 1);
+    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
+      if (Pkg == RootId)
+        continue;
+      PackageInfo &I = info(Pkg);
+      Grow();
+      Alive[Pkg].assign(I.Ascending.size(), 1);
+      for (uint32_t K = 0; K < I.Ascending.size(); ++K) {
+        const Dependencies<P, VS> &D = depsAt(Pkg, I, K);
+        if (!D.Available) {
+          Kill(Pkg, K, Unavailable);
+          continue;
+        }
+        for (uint32_t J = 0; J < D.On.size(); ++J) {
+          PackageId Dep = id(D.On[J].first);
+          if (Dep == Pkg || Dep == RootId)
+            continue; // not a link between two packages' versions
+          Grow();
+          Edge E{Pkg, K, J, Dep, uint32_t(Runs.size()), 0};
+          for (auto Run : D.On[J].second.rangesIn(info(Dep).Ascending))
+            Runs.push_back(Run);
+          E.RunsEnd = Runs.size();
+          Into[Dep].push_back(Edges.size());
+          Edges.push_back(E);
+        }
+      }
+    }
+    auto Allows = [&](const Edge &E) {
+      const std::vector<uint8_t> &Of = Alive[E.Dependee];
+      for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
+        for (size_t K = Runs[R].first; K < Runs[R].second; ++K)
+          if (Of[K])
+            return true;
+      return false;
+    };
+    for (uint32_t E = 0; E < Edges.size(); ++E)
+      if (Alive[Edges[E].Depender][Edges[E].Index] && !Allows(Edges[E]))
+        Kill(Edges[E].Depender, Edges[E].Index, E);
+    for (size_t Head = 0; Head < Queue.size(); ++Head) {
+      PackageId Q = Queue[Head];
+      InQueue[Q] = 0;
+      for (uint32_t E : Into[Q])
+        if (Alive[Edges[E].Depender][Edges[E].Index] && !Allows(Edges[E]))
+          Kill(Edges[E].Depender, Edges[E].Index, E);
+    }
+    Work.Pruned = Deaths.size();
+    if (Deaths.empty())
+      return true;
+
+    // Each death's incompatibility, in the order found: a dependency's
+    // dependee versions died before it. A version rules out its cell, the
+    // versions from it up to the next one (unbounded at either end, as
+    // incompatibilitiesFor() widens dependencies), so that its dependents'
+    // ranges lose whole runs of versions, and what is known of a package
+    // stays a few intervals; an unavailable one rules out itself.
+    std::vector<std::vector<IncompId>> Why(Names.size());
+    for (const Death &X : Deaths) {
+      PackageInfo &I = info(X.Pkg);
+      const V &Version = I.Ascending[X.Index];
+      const Dependencies<P, VS> &D = depsAt(X.Pkg, I, X.Index);
+      Why[X.Pkg].resize(I.Ascending.size());
+      if (X.Edge == Unavailable) {
+        I.KnownInvalid = I.KnownInvalid.unionWith(VS::exactly(Version));
+        IncompatibilityT U;
+        U.Kind = CauseKind::Unavailable;
+        U.Terms.emplace_back(Names[X.Pkg],
+                             TermT::positive(VS::exactly(Version)));
+        U.Text = D.Reason;
+        Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
+        continue;
+      }
+      const Edge &E = Edges[X.Edge];
+      const auto &[DepName, Set] = D.On[E.Position];
+      IncompId Current =
+          store(dependency(Names[X.Pkg], TermT::positive(cell(I, X.Index)),
+                           DepName, Set),
+                false);
+      const TermKey Depender = Meta[Current].Keys[0];
+      VS Left = Set;
+      auto Resolve = [&](IncompId Other) {
+        IncompatibilityT New;
+        New.Kind = CauseKind::Derived;
+        New.Cause1 = Current;
+        New.Cause2 = Other;
+        std::vector<PackageId> Ids{X.Pkg};
+        llvm::SmallVector<TermKey, 2> Keys{Depender};
+        if (!Left.isEmpty()) {
+          Ids.push_back(E.Dependee);
+          Keys.push_back({sets().intern(Left), false});
+        }
+        Current = store(std::move(New), false, std::move(Ids), Keys);
+      };
+      for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
+        for (size_t K = Runs[R].first; K < Runs[R].second; ++K) {
+          IncompId Dead = Why[E.Dependee][K];
+          Left = Left.minus(sets().get(Meta[Dead].Keys[0].Set));
+          Resolve(Dead);
+        }
+      if (!Left.isEmpty()) {
+        IncompatibilityT None;
+        None.Kind = CauseKind::NoVersions;
+        None.Terms.emplace_back(DepName, TermT::positive(Left));
+        IncompId NoneId = store(std::move(None), false);
+        Left = VS::empty();
+        Resolve(NoneId);
+      }
+      index(Current);
+      Why[X.Pkg][X.Index] = Current;
+    }
+
+    // Back to the root's level, every dead version ruled out there.
+    Work.Backjumped += Solution.decisionLevel() - 1; // the root's level is 1
+    Dropped.clear();
+    Solution.backtrack(1, Chronological ? &Dropped : nullptr);
+    Dropped.clear();
+    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
+      if (!propagate(Pkg))
+        return false;
+    return true;
+  }
+
+  /// The versions from the one at Index in I.Ascending up to the next one
+  /// (from any lower one for the oldest, any higher one for the newest).
+  static VS cell(const PackageInfo &I, size_t Index) {
+    bool Low = Index > 0, High = Index + 1 < I.Ascending.size();
+    if (Low && High)
+      return VS::between(I.Ascending[Index], I.Ascending[Index + 1]);
+    if (Low)
+      return VS::atLeast(I.Ascending[Index]);
+    if (High)
+      return VS::lessThan(I.Ascending[Index + 1]);
+    return VS::any();
+  }
+
+  /// Whether the proof of incompatibility Top rests on at most Bound
+  /// incompatibilities (itself included, each counted once).
+  bool proofWithin(IncompId Top, unsigned Bound) {
+    ProofMark.resize(Store.size(), 0);
+    ++ProofStamp;
+    std::vector<IncompId> Stack{Top};
+    unsigned Count = 0;
+    while (!Stack.empty()) {
+      IncompId Id = Stack.back();
+      Stack.pop_back();
+      if (ProofMark[Id] == ProofStamp)
+        continue;
+      ProofMark[Id] = ProofStamp;
+      if (++Count > Bound)
+        return false;
+      if (Store[Id].Kind == CauseKind::Derived) {
+        Stack.push_back(Store[Id].Cause2);
+        Stack.push_back(Store[Id].Cause1);
+      }
+    }
+    return true;
   }
 
   /// Learns the root cause of a satisfied incompatibility and backjumps;
@@ -1262,6 +1493,13 @@ private:
   /// never reach it. Nadel and Ryvchin's default.
   unsigned ChronologicalDistance = 100;
   QueryLimits Limit;
+  /// Conflicts before the first solve prunes dead versions (prune()), and
+  /// whether it has.
+  unsigned PruneAfter = 64;
+  bool Pruned = false;
+  /// proofWithin()'s marks of the incompatibilities it counted.
+  std::vector<uint64_t> ProofMark;
+  uint64_t ProofStamp = 0;
   /// Queries' root level (enterRootLevel()): whether it is built, where it
   /// ends on the trail, and the store's size when it was last brought up
   /// to date.
@@ -1293,6 +1531,13 @@ private:
     TermKey Before;
   };
   struct TermIndex {
+    TermIndex() = default;
+    TermIndex(const TermIndex &) = default;
+    TermIndex &operator=(const TermIndex &) = default;
+    /// Moved, not copied, when Meta grows (SmallVector's moves do not
+    /// allocate, but are not declared noexcept).
+    TermIndex(TermIndex &&) noexcept = default;
+    TermIndex &operator=(TermIndex &&) noexcept = default;
     llvm::SmallVector<PackageId, 2> Packages;
     /// The terms by their sets in sets().
     llvm::SmallVector<TermKey, 2> Keys;

@@ -14,6 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -200,20 +201,42 @@ static bool bruteForceSolvable(const RandomRegistry &R,
 
 } // namespace
 
-/// Each registry is solved with backjumping as the solver does it (these
-/// problems are too small for a backjump to skip 100 levels) and with
-/// chronological backtracking wherever a backjump would skip a level.
-class SolverOracle : public ::testing::TestWithParam<unsigned> {};
+/// How a registry is solved: with backjumping as the solver does it (these
+/// problems are too small for a backjump to skip 100 levels) or with
+/// chronological backtracking wherever a backjump would skip a level; each
+/// either without pruning (too few conflicts to reach it) or pruning dead
+/// versions as soon as the root is decided.
+struct OracleMode {
+  unsigned Distance;
+  bool Prune;
+};
+
+static void configure(PackageSolver &Solver, const OracleMode &M) {
+  Solver.setChronologicalDistance(M.Distance);
+  Solver.setPruneAfter(M.Prune ? 0 : UINT_MAX);
+}
+
+static std::string modeName(const ::testing::TestParamInfo<OracleMode> &I) {
+  return std::string(I.param.Distance ? "Backjumping" : "Chronological") +
+         (I.param.Prune ? "Pruned" : "");
+}
+
+static const auto Modes =
+    ::testing::Values(OracleMode{100, false}, OracleMode{0, false},
+                      OracleMode{100, true}, OracleMode{0, true});
+
+class SolverOracle : public ::testing::TestWithParam<OracleMode> {};
 
 TEST_P(SolverOracle, AgreesWithBruteForceOnRandomRegistries) {
   Generator G(20240611);
-  unsigned Solvable = 0, Unsolvable = 0;
+  unsigned Solvable = 0, Unsolvable = 0, Pruned = 0;
   for (unsigned Case = 0; Case < 300; ++Case) {
     RandomRegistry R = G.make();
     RandomProvider Provider(R);
     PackageSolver Solver(Provider, "root", ver("1.0.0"));
-    Solver.setChronologicalDistance(GetParam());
+    configure(Solver, GetParam());
     PackageSolveResult Result = Solver.solve();
+    Pruned += Result.Work.Pruned > 0;
     bool Expected = bruteForceSolvable(R);
     ASSERT_EQ(Result.solved(), Expected) << "case " << Case;
     if (Result.solved()) {
@@ -229,31 +252,33 @@ TEST_P(SolverOracle, AgreesWithBruteForceOnRandomRegistries) {
           << "case " << Case << "\n" << Text;
     }
   }
-  // The generator must exercise both outcomes.
+  // The generator must exercise both outcomes, and pruning where it is on.
   EXPECT_GT(Solvable, 50u);
   EXPECT_GT(Unsolvable, 50u);
+  if (GetParam().Prune)
+    EXPECT_GT(Pruned, 50u);
+  else
+    EXPECT_EQ(Pruned, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backtracking, SolverOracle,
-                         ::testing::Values(100u, 0u),
-                         [](const ::testing::TestParamInfo<unsigned> &I) {
-                           return I.param ? std::string("Backjumping")
-                                          : std::string("Chronological");
-                         });
+INSTANTIATE_TEST_SUITE_P(Backtracking, SolverOracle, Modes, modeName);
 
 /// Every version of every package asked of one solver in turn, with room
 /// enough for a proof either way: what earlier queries learned and forgot
-/// must not change a later answer.
-TEST(SolverOracleQueries, SuccessiveQueriesAgreeWithBruteForce) {
+/// (and, pruned, what the solve found dead) must not change a later answer.
+class SolverOracleQueries : public ::testing::TestWithParam<OracleMode> {};
+
+TEST_P(SolverOracleQueries, SuccessiveQueriesAgreeWithBruteForce) {
   Generator G(20261203);
   unsigned Asked = 0, Possible = 0;
   for (unsigned Case = 0; Case < 200; ++Case) {
     RandomRegistry R = G.make();
     RandomProvider Provider(R);
     PackageSolver Solver(Provider, "root", ver("1.0.0"));
+    configure(Solver, GetParam());
     if (!Solver.solve().solved())
       continue;
-    Solver.setQueryLimits({100000, 1000000});
+    Solver.setQueryLimits({100000, 1000000, 1000000});
     for (const std::string &Name : R.Names)
       for (const RandomVersion &RV : R.Packages.at(Name)) {
         PackageSolveResult Q = Solver.query(
@@ -274,3 +299,5 @@ TEST(SolverOracleQueries, SuccessiveQueriesAgreeWithBruteForce) {
   EXPECT_GT(Possible, 100u);
   EXPECT_GT(Asked - Possible, 100u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backtracking, SolverOracleQueries, Modes, modeName);

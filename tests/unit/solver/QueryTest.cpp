@@ -14,6 +14,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
+#include <climits>
+
 using namespace cudadeps;
 using namespace cudadeps::testing;
 using ::testing::HasSubstr;
@@ -249,6 +251,81 @@ TEST(SolverQuery, AQueryStopsAtItsWorkLimits) {
   PackageSolveResult Proof = S.query("h1", Empty, 1000);
   ASSERT_TRUE(Proof.Failure.has_value());
   EXPECT_GT(Proof.Work.Conflicts, 2u);
+}
+
+/// a 3 needs b >=2, whose versions all need a c that does not exist; d 2 is
+/// unavailable: four dead versions, found without search once pruned.
+Registry deadEnds(const std::string &RootNeedsA) {
+  Registry R;
+  R.add("root", "1.0.0", {{"a", RootNeedsA}, {"d", "any"}})
+      .add("a", "3.0.0", {{"b", ">=2.0.0"}})
+      .add("a", "2.0.0", {{"b", "any"}})
+      .add("a", "1.0.0")
+      .add("b", "3.0.0", {{"c", ">=2.0.0"}})
+      .add("b", "2.0.0", {{"c", ">=3.0.0"}})
+      .add("b", "1.0.0")
+      .add("c", "1.0.0")
+      .addUnavailable("d", "2.0.0", "broken")
+      .add("d", "1.0.0");
+  return R;
+}
+
+TEST(SolverPrune, DeadVersionsAreRuledOutWithoutSearch) {
+  Registry R = deadEnds("any");
+  PackageSolver Searching(R, "root", ver("1.0.0")),
+      Pruning(R, "root", ver("1.0.0"));
+  Searching.setPruneAfter(UINT_MAX);
+  Pruning.setPruneAfter(0);
+  PackageSolveResult A = Searching.solve(), B = Pruning.solve();
+  ASSERT_TRUE(A.solved() && B.solved());
+  const Solution Expected{{"a", "2.0.0"}, {"b", "1.0.0"}, {"d", "1.0.0"}};
+  EXPECT_EQ(solutionOf(A, "root"), Expected);
+  EXPECT_EQ(solutionOf(B, "root"), Expected);
+  EXPECT_EQ(A.Work.Pruned, 0u);
+  EXPECT_GT(A.Work.Conflicts, 0u);
+  EXPECT_EQ(B.Work.Pruned, 4u); // a 3, b 2, b 3, d 2
+  EXPECT_EQ(B.Work.Conflicts, 0u);
+}
+
+TEST(SolverPrune, APrunedVersionFailsAQueryWithTheWholeChain) {
+  Registry R = deadEnds("any");
+  PackageSolver S(R, "root", ver("1.0.0"));
+  S.setPruneAfter(0);
+  ASSERT_TRUE(S.solve().solved());
+  PackageSolveResult Why = S.query("a", VersionSet::exactly(ver("3.0.0")), 12);
+  ASSERT_TRUE(Why.Failure.has_value());
+  // The pin against what the root's level rules out: no search.
+  EXPECT_EQ(Why.Work.Decisions, 0u);
+  EXPECT_EQ(Why.Work.Conflicts, 1u);
+  std::string Text = explainFailure(*Why.Failure, pubStyle());
+  EXPECT_THAT(Text, HasSubstr("depends on b >=2.0.0"));
+  EXPECT_THAT(Text, HasSubstr("depends on c >=3.0.0"));
+  EXPECT_THAT(Text, HasSubstr("depends on c >=2.0.0"));
+  EXPECT_THAT(Text, HasSubstr("which doesn't match any versions"));
+  EXPECT_THAT(Text, ::testing::EndsWith("version solving failed."));
+  // The same question within a proof of at most 3 incompatibilities: none.
+  S.setQueryLimits({64, 1000, 3});
+  PackageSolveResult Cut = S.query("a", VersionSet::exactly(ver("3.0.0")), 12);
+  EXPECT_TRUE(Cut.Undecided);
+  EXPECT_FALSE(Cut.Failure.has_value());
+  // An unavailable version says why.
+  S.setQueryLimits({64, 1000, 4000});
+  PackageSolveResult D = S.query("d", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(D.Failure.has_value());
+  EXPECT_THAT(explainFailure(*D.Failure, pubStyle()), HasSubstr("broken"));
+}
+
+TEST(SolverPrune, ARequirementOnDeadVersionsOnlyFailsWithItsProof) {
+  Registry R = deadEnds(">=3.0.0");
+  PackageSolver S(R, "root", ver("1.0.0"));
+  S.setPruneAfter(0);
+  PackageSolveResult Result = S.solve();
+  ASSERT_FALSE(Result.solved());
+  EXPECT_EQ(Result.Work.Pruned, 4u);
+  std::string Text = explainFailure(*Result.Failure, pubStyle());
+  EXPECT_THAT(Text, HasSubstr("root depends on a >=3.0.0"));
+  EXPECT_THAT(Text, HasSubstr("c >=2.0.0 which doesn't match any versions"));
+  EXPECT_THAT(Text, ::testing::EndsWith("version solving failed."));
 }
 
 } // namespace
