@@ -866,12 +866,27 @@ private:
     // incompatibilitiesFor() widens dependencies), so that its dependents'
     // ranges lose whole runs of versions, and what is known of a package
     // stays a few intervals; an unavailable one rules out itself.
+    // Per package and version: the incompatibility that rules it out, and
+    // the complement of what it rules out (its dependents' ranges are
+    // intersected with it, step by step).
     std::vector<std::vector<IncompId>> Why(Names.size());
+    std::vector<std::vector<VS>> Outside(Names.size());
+    size_t More = 0; // at most: a dependency, a step per version, "none"
+    for (const Death &X : Deaths) {
+      More += 2;
+      if (X.Edge != Unavailable)
+        for (uint32_t R = Edges[X.Edge].Runs; R < Edges[X.Edge].RunsEnd; ++R)
+          More += Runs[R].second - Runs[R].first;
+    }
+    Store.reserve(Store.size() + More);
+    Meta.reserve(Meta.size() + More);
+    Tainted.reserve(Tainted.size() + More);
     for (const Death &X : Deaths) {
       PackageInfo &I = info(X.Pkg);
       const V &Version = I.Ascending[X.Index];
       const Dependencies<P, VS> &D = depsAt(X.Pkg, I, X.Index);
       Why[X.Pkg].resize(I.Ascending.size());
+      Outside[X.Pkg].resize(I.Ascending.size());
       if (X.Edge == Unavailable) {
         I.KnownInvalid = I.KnownInvalid.unionWith(VS::exactly(Version));
         IncompatibilityT U;
@@ -880,6 +895,7 @@ private:
                              TermT::positive(VS::exactly(Version)));
         U.Text = D.Reason;
         Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
+        Outside[X.Pkg][X.Index] = VS::exactly(Version).complement();
         continue;
       }
       const Edge &E = Edges[X.Edge];
@@ -905,9 +921,8 @@ private:
       };
       for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
         for (size_t K = Runs[R].first; K < Runs[R].second; ++K) {
-          IncompId Dead = Why[E.Dependee][K];
-          Left = Left.minus(sets().get(Meta[Dead].Keys[0].Set));
-          Resolve(Dead);
+          Left = Left.intersect(Outside[E.Dependee][K]);
+          Resolve(Why[E.Dependee][K]);
         }
       if (!Left.isEmpty()) {
         IncompatibilityT None;
@@ -919,6 +934,7 @@ private:
       }
       index(Current);
       Why[X.Pkg][X.Index] = Current;
+      Outside[X.Pkg][X.Index] = cell(I, X.Index).complement();
     }
 
     // Back to the root's level, every dead version ruled out there.
