@@ -11,6 +11,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <climits>
+
 #include <map>
 #include <random>
 #include <set>
@@ -194,6 +196,7 @@ void setWorkCounters(benchmark::State &S, const PackageSolveResult &R) {
   S.counters["learned"] = double(R.Work.Learned);
   S.counters["visits"] = double(R.Work.Visits);
   S.counters["backjumped"] = double(R.Work.Backjumped);
+  S.counters["pruned"] = double(R.Work.Pruned);
 }
 
 void BM_VersionSetContains(benchmark::State &S) {
@@ -253,17 +256,25 @@ void BM_Solve(benchmark::State &S) {
 }
 BENCHMARK(BM_Solve)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond);
 
-/// A registry with one solution, every other version a trap.
+/// A registry with one solution, every other version a trap: solved as the
+/// solver does (pruning dead versions after 64 conflicts: second argument
+/// 64) and without pruning (0), side by side.
 void BM_SolveUnique(benchmark::State &S) {
   UniqueRegistry R(S.range(0), 20, 50, 1);
   for (auto _ : S) {
-    PackageSolveResult Result = solvePackages(R, "root", Version({0}));
+    PackageSolver Solver(R, "root", Version({0}));
+    Solver.setPruneAfter(S.range(1) ? unsigned(S.range(1)) : UINT_MAX);
+    PackageSolveResult Result = Solver.solve();
     if (!Result.solved() || !R.isPlanted(*Result.Solution))
       S.SkipWithError("the registry's only solution is the planted one");
     setWorkCounters(S, Result);
   }
 }
-BENCHMARK(BM_SolveUnique)->Arg(200)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SolveUnique)
+    ->Args({200, 64})
+    ->Args({200, 0})
+    ->Args({2000, 64})
+    ->Unit(benchmark::kMillisecond);
 
 /// The solve and then "why not the newest?" queries on the same solver
 /// (Solver::query, at most 12 decisions, without the solution), counted.
