@@ -357,6 +357,39 @@ private:
 
   enum class Outcome { None, Conflict, Derived };
 
+  /// prune(): a dependency of a version (Index in its package's Ascending,
+  /// Position in its Dependencies::On) and the runs of its dependee's
+  /// versions it allows (Runs to RunsEnd in Pruning::Runs).
+  struct PruneEdge {
+    PackageId Depender;
+    uint32_t Index;
+    uint32_t Position;
+    PackageId Dependee;
+    uint32_t Runs, RunsEnd;
+  };
+  static constexpr uint32_t NoEdge = ~uint32_t(0);
+  /// A dead version, and the dependency that killed it (NoEdge: it is
+  /// unavailable).
+  struct PruneDeath {
+    PackageId Pkg;
+    uint32_t Index;
+    uint32_t Edge;
+  };
+  /// What prune() found, kept to write each proof when it is read.
+  struct Pruning {
+    std::vector<PruneEdge> Edges;
+    std::vector<std::pair<size_t, size_t>> Runs;
+    /// In the order found: each one's dependee versions died before it.
+    std::vector<PruneDeath> Deaths;
+    /// Per death: whether its proof ends with "no versions".
+    std::vector<uint8_t> NeedsNone;
+    /// Per package and version: the incompatibility of a dead one.
+    std::vector<std::vector<IncompId>> Why;
+    /// The dead versions' incompatibilities whose proof is not written
+    /// yet, with their death.
+    std::unordered_map<IncompId, uint32_t> Lazy;
+  };
+
   /// An incompatibility in a package's list (ByPackage), with the place on
   /// the trail and the stamp of the assignment last found to contradict one
   /// of its terms on a visit from this list (propagateIncompatibility()):
@@ -398,6 +431,18 @@ private:
       bool DerivedTerms = Detail == FailureDetail::Whole;
       Result.Failure =
           DerivationTree<P, VS>::build(*FailureId, Root, [&](IncompId Id) {
+            if (Id & ProofBit) { // a step of a dead version's proof
+              const IncompatibilityT &S = Proofs[Id & ~ProofBit];
+              if (S.Kind == CauseKind::Derived && !DerivedTerms) {
+                IncompatibilityT N;
+                N.Kind = S.Kind;
+                N.Cause1 = S.Cause1;
+                N.Cause2 = S.Cause2;
+                return N;
+              }
+              return S;
+            }
+            materialize(Id);
             IncompatibilityT &I = Store[Id];
             bool Take = TakeTainted && Tainted[Id];
             IncompatibilityT N;
@@ -768,31 +813,20 @@ private:
   /// package the solve can reach. A version is dead when it is unavailable,
   /// or when a dependency of it on another package allows only dead
   /// versions of it (or none). Each dead version gets an incompatibility of
-  /// its own, {package == version}, derived as conflict resolution would:
-  /// its dependency resolved with the incompatibility of each dead version
-  /// the dependency allows, one at a time, then with "no versions" for what
-  /// is left of its range. Those are indexed; the solve goes back to the
-  /// root's level (everything it learned is kept) and propagates from every
-  /// package. False when that proves that no solution exists.
+  /// its own, ruling out its cell (the versions from it up to the next one,
+  /// as incompatibilitiesFor() widens dependencies: its dependents' ranges
+  /// lose whole runs of versions, and what is known of a package stays a
+  /// few intervals), or itself where it is unavailable. Those are indexed;
+  /// the solve goes back to the root's level (everything it learned is
+  /// kept) and propagates from every package. False when that proves that
+  /// no solution exists.
+  ///
+  /// The proof of a dead version is written only when one is read
+  /// (materialize()): most are never part of a failure that anyone reads.
   bool prune() {
-    struct Edge {
-      PackageId Depender;
-      uint32_t Index;    // the depender's version, in its Ascending
-      uint32_t Position; // the dependency, in its Dependencies::On
-      PackageId Dependee;
-      uint32_t Runs, RunsEnd; // in Runs: the dependee's versions it allows
-    };
-    constexpr uint32_t Unavailable = ~uint32_t(0);
-    struct Death {
-      PackageId Pkg;
-      uint32_t Index;
-      uint32_t Edge; // the dependency that killed it, or Unavailable
-    };
-    std::vector<Edge> Edges;
-    std::vector<std::pair<size_t, size_t>> Runs;
-    std::vector<std::vector<uint32_t>> Into; // per dependee: its edges
+    Pruning &Pr = Dead;
     std::vector<std::vector<uint8_t>> Alive; // per package and version
-    std::vector<Death> Deaths;               // in the order found
+    std::vector<std::vector<uint32_t>> Into; // per dependee: its edges
     std::vector<PackageId> Queue;
     std::vector<uint8_t> InQueue;
     auto Grow = [&] {
@@ -802,7 +836,7 @@ private:
     };
     auto Kill = [&](PackageId Pkg, uint32_t K, uint32_t E) {
       Alive[Pkg][K] = 0;
-      Deaths.push_back({Pkg, K, E});
+      Pr.Deaths.push_back({Pkg, K, E});
       if (!InQueue[Pkg]) {
         InQueue[Pkg] = 1;
         Queue.push_back(Pkg);
@@ -811,7 +845,6 @@ private:
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies.
     Grow();
-    Alive[RootId].assign(info(RootId).Ascending.size(), 1);
     for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
       if (Pkg == RootId)
         continue;
@@ -821,120 +854,84 @@ private:
       for (uint32_t K = 0; K < I.Ascending.size(); ++K) {
         const Dependencies<P, VS> &D = depsAt(Pkg, I, K);
         if (!D.Available) {
-          Kill(Pkg, K, Unavailable);
+          Kill(Pkg, K, NoEdge);
           continue;
         }
         for (uint32_t J = 0; J < D.On.size(); ++J) {
           PackageId Dep = id(D.On[J].first);
-          if (Dep == Pkg || Dep == RootId)
-            continue; // not a link between two packages' versions
+          // Not a link between two packages' versions (an empty range is
+          // left to the search, which rules it out by itself).
+          if (Dep == Pkg || Dep == RootId || D.On[J].second.isEmpty())
+            continue;
           Grow();
-          Edge E{Pkg, K, J, Dep, uint32_t(Runs.size()), 0};
+          PruneEdge E{Pkg, K, J, Dep, uint32_t(Pr.Runs.size()), 0};
           for (auto Run : D.On[J].second.rangesIn(info(Dep).Ascending))
-            Runs.push_back(Run);
-          E.RunsEnd = Runs.size();
-          Into[Dep].push_back(Edges.size());
-          Edges.push_back(E);
+            Pr.Runs.push_back(Run);
+          E.RunsEnd = Pr.Runs.size();
+          Into[Dep].push_back(Pr.Edges.size());
+          Pr.Edges.push_back(E);
         }
       }
     }
-    auto Allows = [&](const Edge &E) {
+    auto Allows = [&](const PruneEdge &E) {
       const std::vector<uint8_t> &Of = Alive[E.Dependee];
       for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
-        for (size_t K = Runs[R].first; K < Runs[R].second; ++K)
+        for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
           if (Of[K])
             return true;
       return false;
     };
-    for (uint32_t E = 0; E < Edges.size(); ++E)
-      if (Alive[Edges[E].Depender][Edges[E].Index] && !Allows(Edges[E]))
-        Kill(Edges[E].Depender, Edges[E].Index, E);
+    for (uint32_t E = 0; E < Pr.Edges.size(); ++E)
+      if (Alive[Pr.Edges[E].Depender][Pr.Edges[E].Index] &&
+          !Allows(Pr.Edges[E]))
+        Kill(Pr.Edges[E].Depender, Pr.Edges[E].Index, E);
     for (size_t Head = 0; Head < Queue.size(); ++Head) {
       PackageId Q = Queue[Head];
       InQueue[Q] = 0;
       for (uint32_t E : Into[Q])
-        if (Alive[Edges[E].Depender][Edges[E].Index] && !Allows(Edges[E]))
-          Kill(Edges[E].Depender, Edges[E].Index, E);
+        if (Alive[Pr.Edges[E].Depender][Pr.Edges[E].Index] &&
+            !Allows(Pr.Edges[E]))
+          Kill(Pr.Edges[E].Depender, Pr.Edges[E].Index, E);
     }
-    Work.Pruned = Deaths.size();
-    if (Deaths.empty())
+    Work.Pruned = Pr.Deaths.size();
+    if (Pr.Deaths.empty())
       return true;
 
-    // Each death's incompatibility, in the order found: a dependency's
-    // dependee versions died before it. A version rules out its cell, the
-    // versions from it up to the next one (unbounded at either end, as
-    // incompatibilitiesFor() widens dependencies), so that its dependents'
-    // ranges lose whole runs of versions, and what is known of a package
-    // stays a few intervals; an unavailable one rules out itself.
-    // Per package and version: the incompatibility that rules it out, and
-    // the complement of what it rules out (its dependents' ranges are
-    // intersected with it, step by step).
-    std::vector<std::vector<IncompId>> Why(Names.size());
-    std::vector<std::vector<VS>> Outside(Names.size());
-    size_t More = 0; // at most: a dependency, a step per version, "none"
-    for (const Death &X : Deaths) {
-      More += 2;
-      if (X.Edge != Unavailable)
-        for (uint32_t R = Edges[X.Edge].Runs; R < Edges[X.Edge].RunsEnd; ++R)
-          More += Runs[R].second - Runs[R].first;
-    }
-    Store.reserve(Store.size() + More);
-    Meta.reserve(Meta.size() + More);
-    Tainted.reserve(Tainted.size() + More);
-    for (const Death &X : Deaths) {
+    // Each death's incompatibility, in the order found (a dependency's
+    // dependee versions died before it): an unavailable version's at once,
+    // a dependency's without its proof, and whether that proof ends with
+    // "no versions" for what the dead versions' cells leave of the range.
+    Pr.Why.resize(Names.size());
+    Pr.NeedsNone.assign(Pr.Deaths.size(), 0);
+    Store.reserve(Store.size() + Pr.Deaths.size());
+    Meta.reserve(Meta.size() + Pr.Deaths.size());
+    Tainted.reserve(Tainted.size() + Pr.Deaths.size());
+    for (uint32_t Index = 0; Index < Pr.Deaths.size(); ++Index) {
+      const PruneDeath &X = Pr.Deaths[Index];
       PackageInfo &I = info(X.Pkg);
       const V &Version = I.Ascending[X.Index];
-      const Dependencies<P, VS> &D = depsAt(X.Pkg, I, X.Index);
-      Why[X.Pkg].resize(I.Ascending.size());
-      Outside[X.Pkg].resize(I.Ascending.size());
-      if (X.Edge == Unavailable) {
+      Pr.Why[X.Pkg].resize(I.Ascending.size());
+      if (X.Edge == NoEdge) {
         I.KnownInvalid = I.KnownInvalid.unionWith(VS::exactly(Version));
         IncompatibilityT U;
         U.Kind = CauseKind::Unavailable;
         U.Terms.emplace_back(Names[X.Pkg],
                              TermT::positive(VS::exactly(Version)));
-        U.Text = D.Reason;
-        Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
-        Outside[X.Pkg][X.Index] = VS::exactly(Version).complement();
+        U.Text = depsAt(X.Pkg, I, X.Index).Reason;
+        Pr.Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
         continue;
       }
-      const Edge &E = Edges[X.Edge];
-      const auto &[DepName, Set] = D.On[E.Position];
-      IncompId Current =
-          store(dependency(Names[X.Pkg], TermT::positive(cell(I, X.Index)),
-                           DepName, Set),
-                false);
-      const TermKey Depender = Meta[Current].Keys[0];
-      VS Left = Set;
-      auto Resolve = [&](IncompId Other) {
-        IncompatibilityT New;
-        New.Kind = CauseKind::Derived;
-        New.Cause1 = Current;
-        New.Cause2 = Other;
-        std::vector<PackageId> Ids{X.Pkg};
-        llvm::SmallVector<TermKey, 2> Keys{Depender};
-        if (!Left.isEmpty()) {
-          Ids.push_back(E.Dependee);
-          Keys.push_back({sets().intern(Left), false});
-        }
-        Current = store(std::move(New), false, std::move(Ids), Keys);
-      };
-      for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
-        for (size_t K = Runs[R].first; K < Runs[R].second; ++K) {
-          Left = Left.intersect(Outside[E.Dependee][K]);
-          Resolve(Why[E.Dependee][K]);
-        }
-      if (!Left.isEmpty()) {
-        IncompatibilityT None;
-        None.Kind = CauseKind::NoVersions;
-        None.Terms.emplace_back(DepName, TermT::positive(Left));
-        IncompId NoneId = store(std::move(None), false);
-        Left = VS::empty();
-        Resolve(NoneId);
-      }
-      index(Current);
-      Why[X.Pkg][X.Index] = Current;
-      Outside[X.Pkg][X.Index] = cell(I, X.Index).complement();
+      const PruneEdge &E = Pr.Edges[X.Edge];
+      const VS &Set = depsAt(X.Pkg, I, X.Index).On[E.Position].second;
+      Pr.NeedsNone[Index] = !Set.isSubsetOf(ruledOut(E));
+      IncompatibilityT New;
+      New.Kind = CauseKind::Derived;
+      New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
+      TermKey Cell{sets().intern(cell(I, X.Index)), true};
+      IncompId Id = store(std::move(New), false, {X.Pkg}, {Cell});
+      index(Id);
+      Pr.Lazy.emplace(Id, Index);
+      Pr.Why[X.Pkg][X.Index] = Id;
     }
 
     // Back to the root's level, every dead version ruled out there.
@@ -948,38 +945,163 @@ private:
     return true;
   }
 
-  /// The versions from the one at Index in I.Ascending up to the next one
-  /// (from any lower one for the oldest, any higher one for the newest).
-  static VS cell(const PackageInfo &I, size_t Index) {
-    bool Low = Index > 0, High = Index + 1 < I.Ascending.size();
+  /// What the incompatibility of a dead version of E's dependee rules out,
+  /// over every version E's range allows (all dead): the runs' spans, where
+  /// no version in them is unavailable (which rules out only itself).
+  VS ruledOut(const PruneEdge &E) {
+    const Pruning &Pr = Dead;
+    const PackageInfo &I = info(E.Dependee);
+    VS Out = VS::empty();
+    for (uint32_t R = E.Runs; R < E.RunsEnd; ++R) {
+      auto [From, To] = Pr.Runs[R];
+      bool Cells = true;
+      for (size_t K = From; K < To && Cells; ++K)
+        Cells = Store[Pr.Why[E.Dependee][K]].Kind != CauseKind::Unavailable;
+      if (Cells) {
+        Out = Out.isEmpty() ? span(I, From, To)
+                            : Out.unionWith(span(I, From, To));
+        continue;
+      }
+      for (size_t K = From; K < To; ++K)
+        Out = Out.unionWith(ruledBy(E.Dependee, K));
+    }
+    return Out;
+  }
+
+  /// The versions from the one at From in I.Ascending up to the one at To
+  /// (from any lower one where From is the oldest, up to any higher one
+  /// where To is past the newest).
+  static VS span(const PackageInfo &I, size_t From, size_t To) {
+    bool Low = From > 0, High = To < I.Ascending.size();
     if (Low && High)
-      return VS::between(I.Ascending[Index], I.Ascending[Index + 1]);
+      return VS::between(I.Ascending[From], I.Ascending[To]);
     if (Low)
-      return VS::atLeast(I.Ascending[Index]);
+      return VS::atLeast(I.Ascending[From]);
     if (High)
-      return VS::lessThan(I.Ascending[Index + 1]);
+      return VS::lessThan(I.Ascending[To]);
     return VS::any();
   }
 
+  /// What the incompatibility of dead version K of Pkg rules out.
+  VS ruledBy(PackageId Pkg, size_t K) {
+    const PackageInfo &I = info(Pkg);
+    if (Store[Dead.Why[Pkg][K]].Kind == CauseKind::Unavailable)
+      return VS::exactly(I.Ascending[K]);
+    return cell(I, K);
+  }
+
+  /// The number of incompatibilities dead version Id's proof adds to the
+  /// ones it rests on (itself included): its dependency, a step per dead
+  /// version of the dependee its range allows (the last one itself), and
+  /// "no versions" with a last step where the range has more.
+  size_t proofSize(uint32_t Death) const {
+    const PruneEdge &E = Dead.Edges[Dead.Deaths[Death].Edge];
+    size_t Steps = 0;
+    for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
+      Steps += Dead.Runs[R].second - Dead.Runs[R].first;
+    return 1 + Steps + (Dead.NeedsNone[Death] ? 2 : 0);
+  }
+
+  /// Writes the proof of dead version Id (prune()) if it is not written
+  /// yet: its dependency, resolved with the incompatibility of each dead
+  /// version the dependency allows, one at a time, then with "no versions"
+  /// for what is left of its range, as conflict resolution would derive it.
+  /// The steps go to Proofs (ids with ProofBit), never renumbered by
+  /// forgetQuery(); the last one is Id itself.
+  void materialize(IncompId Id) {
+    auto It = Dead.Lazy.find(Id);
+    if (It == Dead.Lazy.end())
+      return;
+    uint32_t Death = It->second;
+    Dead.Lazy.erase(It);
+    const PruneDeath &X = Dead.Deaths[Death];
+    const PruneEdge &E = Dead.Edges[X.Edge];
+    PackageInfo &I = info(X.Pkg);
+    const auto &[DepName, Set] = depsAt(X.Pkg, I, X.Index).On[E.Position];
+    const TermT Cell = TermT::positive(cell(I, X.Index));
+    auto Add = [&](IncompatibilityT N) {
+      Proofs.push_back(std::move(N));
+      return IncompId(Proofs.size() - 1) | ProofBit;
+    };
+    // The dead versions the range allows (positions in the dependee's
+    // Ascending), each with its incompatibility.
+    std::vector<std::pair<size_t, IncompId>> Others;
+    for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
+      for (size_t K = Dead.Runs[R].first; K < Dead.Runs[R].second; ++K)
+        Others.emplace_back(K, Dead.Why[E.Dependee][K]);
+    IncompId Current = Add(dependency(Names[X.Pkg], Cell, DepName, Set));
+    VS Left = Set;
+    auto Step = [&](IncompId Other, bool Last) {
+      if (Last) {
+        Store[Id].Cause1 = Current;
+        Store[Id].Cause2 = Other;
+        return;
+      }
+      IncompatibilityT New;
+      New.Kind = CauseKind::Derived;
+      New.Cause1 = Current;
+      New.Cause2 = Other;
+      New.Terms.emplace_back(Names[X.Pkg], Cell);
+      if (!Left.isEmpty())
+        New.Terms.emplace_back(DepName, TermT::negative(Left));
+      Current = Add(std::move(New));
+    };
+    bool None = Dead.NeedsNone[Death];
+    assert((None || !Others.empty()) && "a proof of at least one step");
+    for (size_t K = 0; K < Others.size(); ++K) {
+      Left = Left.intersect(ruledBy(E.Dependee, Others[K].first).complement());
+      Step(Others[K].second, !None && K + 1 == Others.size());
+    }
+    if (None) {
+      assert(!Left.isEmpty() && "the range has more than the dead versions");
+      IncompatibilityT NoneLeft;
+      NoneLeft.Kind = CauseKind::NoVersions;
+      NoneLeft.Terms.emplace_back(DepName, TermT::positive(Left));
+      Left = VS::empty();
+      Step(Add(std::move(NoneLeft)), true);
+    }
+    assert(Left.isEmpty() && "the last step rules the dead version out");
+  }
+
+  /// The versions from the one at Index in I.Ascending up to the next one
+  /// (from any lower one for the oldest, any higher one for the newest).
+  static VS cell(const PackageInfo &I, size_t Index) {
+    return span(I, Index, Index + 1);
+  }
+
   /// Whether the proof of incompatibility Top rests on at most Bound
-  /// incompatibilities (itself included, each counted once).
+  /// incompatibilities (itself included, each counted once). A dead
+  /// version's proof not written yet (materialize()) is counted as written.
   bool proofWithin(IncompId Top, unsigned Bound) {
     ProofMark.resize(Store.size(), 0);
+    StepMark.resize(Proofs.size(), 0);
     ++ProofStamp;
     std::vector<IncompId> Stack{Top};
-    unsigned Count = 0;
+    size_t Count = 0;
     while (!Stack.empty()) {
       IncompId Id = Stack.back();
       Stack.pop_back();
-      if (ProofMark[Id] == ProofStamp)
+      uint64_t &Mark = Id & ProofBit ? StepMark[Id & ~ProofBit] : ProofMark[Id];
+      if (Mark == ProofStamp)
         continue;
-      ProofMark[Id] = ProofStamp;
-      if (++Count > Bound)
-        return false;
-      if (Store[Id].Kind == CauseKind::Derived) {
-        Stack.push_back(Store[Id].Cause2);
-        Stack.push_back(Store[Id].Cause1);
+      Mark = ProofStamp;
+      const IncompatibilityT &I =
+          Id & ProofBit ? Proofs[Id & ~ProofBit] : Store[Id];
+      if (auto Lazy = Dead.Lazy.find(Id); Lazy != Dead.Lazy.end()) {
+        Count += proofSize(Lazy->second);
+        const PruneEdge &E = Dead.Edges[Dead.Deaths[Lazy->second].Edge];
+        for (uint32_t R = E.RunsEnd; R-- > E.Runs;)
+          for (size_t K = Dead.Runs[R].second; K-- > Dead.Runs[R].first;)
+            Stack.push_back(Dead.Why[E.Dependee][K]);
+      } else {
+        ++Count;
+        if (I.Kind == CauseKind::Derived) {
+          Stack.push_back(I.Cause2);
+          Stack.push_back(I.Cause1);
+        }
       }
+      if (Count > Bound)
+        return false;
     }
     return true;
   }
@@ -1513,9 +1635,15 @@ private:
   /// whether it has.
   unsigned PruneAfter = 64;
   bool Pruned = false;
-  /// proofWithin()'s marks of the incompatibilities it counted.
-  std::vector<uint64_t> ProofMark;
+  /// proofWithin()'s marks of the incompatibilities and proof steps it
+  /// counted.
+  std::vector<uint64_t> ProofMark, StepMark;
   uint64_t ProofStamp = 0;
+  Pruning Dead;
+  /// The steps of the proofs materialize() wrote, by id | ProofBit: apart
+  /// from the store, which a query renumbers when it forgets.
+  std::vector<IncompatibilityT> Proofs;
+  static constexpr IncompId ProofBit = IncompId(1) << 31;
   /// Queries' root level (enterRootLevel()): whether it is built, where it
   /// ends on the trail, and the store's size when it was last brought up
   /// to date.

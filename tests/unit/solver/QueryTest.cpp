@@ -328,4 +328,34 @@ TEST(SolverPrune, ARequirementOnDeadVersionsOnlyFailsWithItsProof) {
   EXPECT_THAT(Text, ::testing::EndsWith("version solving failed."));
 }
 
+TEST(SolverPrune, AProofReadsAndCountsTheSameWrittenOrNot) {
+  // A dead version's proof is written when a failure first reads it: the
+  // smallest proof bound within which "a 3" fails, and the proof itself,
+  // are the same on a solver where an earlier query wrote it.
+  Registry R = deadEnds("any");
+  const VersionSet A3 = VersionSet::exactly(ver("3.0.0"));
+  auto Smallest = [&](bool WrittenFirst, std::string &Text) {
+    for (unsigned Bound = 1; Bound < 100; ++Bound) {
+      PackageSolver S(R, "root", ver("1.0.0"));
+      S.setPruneAfter(0);
+      EXPECT_TRUE(S.solve().solved());
+      if (WrittenFirst)
+        EXPECT_TRUE(S.query("a", A3, 12).Failure.has_value());
+      S.setQueryLimits({64, 1000, Bound});
+      PackageSolveResult Q = S.query("a", A3, 12);
+      if (Q.Failure) {
+        Text = explainFailure(*Q.Failure, pubStyle());
+        return Bound;
+      }
+      EXPECT_TRUE(Q.Undecided) << Bound;
+    }
+    return 0u;
+  };
+  std::string Lazy, Written;
+  unsigned AtFirst = Smallest(false, Lazy), Again = Smallest(true, Written);
+  EXPECT_GT(AtFirst, 5u) << "the pin, a 3's proof, b 2's and b 3's";
+  EXPECT_EQ(AtFirst, Again);
+  EXPECT_EQ(Lazy, Written);
+}
+
 } // namespace
