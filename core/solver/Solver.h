@@ -376,18 +376,24 @@ private:
     uint32_t Edge;
   };
   /// What prune() found, kept to write each proof when it is read.
+  /// A dead version's incompatibility whose proof is not written yet: the
+  /// death that names its dependency, the run of its package's versions
+  /// (From to To in Ascending) that die by that same dependency and share
+  /// it, and whether the proof ends with "no versions".
+  struct LazyProof {
+    uint32_t Death;
+    uint32_t From, To;
+    bool NeedsNone;
+  };
   struct Pruning {
     std::vector<PruneEdge> Edges;
     std::vector<std::pair<size_t, size_t>> Runs;
     /// In the order found: each one's dependee versions died before it.
     std::vector<PruneDeath> Deaths;
-    /// Per death: whether its proof ends with "no versions".
-    std::vector<uint8_t> NeedsNone;
     /// Per package and version: the incompatibility of a dead one.
     std::vector<std::vector<IncompId>> Why;
-    /// The dead versions' incompatibilities whose proof is not written
-    /// yet, with their death.
-    std::unordered_map<IncompId, uint32_t> Lazy;
+    /// The incompatibilities whose proof is not written yet.
+    std::unordered_map<IncompId, LazyProof> Lazy;
   };
 
   /// An incompatibility in a package's list (ByPackage), with the place on
@@ -897,20 +903,42 @@ private:
     if (Pr.Deaths.empty())
       return true;
 
-    // Each death's incompatibility, in the order found (a dependency's
-    // dependee versions died before it): an unavailable version's at once,
-    // a dependency's without its proof, and whether that proof ends with
-    // "no versions" for what the dead versions' cells leave of the range.
+    // The incompatibilities, in the order found (a dependency's dependee
+    // versions died before it): an unavailable version's at once, and one
+    // per run of adjacent versions that die by the same dependency (the
+    // same dependee and range, as incompatibilitiesFor() widens them),
+    // without its proof (materialize()).
+    // Why[Pkg][K] 0 (the root's incompatibility): not given one yet.
     Pr.Why.resize(Names.size());
-    Pr.NeedsNone.assign(Pr.Deaths.size(), 0);
+    std::vector<std::vector<uint32_t>> DeathOf(Names.size());
+    for (uint32_t D = 0; D < Pr.Deaths.size(); ++D) {
+      const PruneDeath &X = Pr.Deaths[D];
+      DeathOf[X.Pkg].resize(info(X.Pkg).Ascending.size(), NoEdge);
+      DeathOf[X.Pkg][X.Index] = D;
+      Pr.Why[X.Pkg].resize(info(X.Pkg).Ascending.size());
+    }
+    // Per package and dead version: the run its incompatibility rules out
+    // (From, To in Ascending); {K, K} for an unavailable one (itself only).
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> Reach(Names.size());
+    for (const PruneDeath &X : Pr.Deaths)
+      Reach[X.Pkg].resize(info(X.Pkg).Ascending.size());
+    auto KilledBy = [&](uint32_t D) -> std::pair<PackageId, const VS *> {
+      const PruneDeath &X = Pr.Deaths[D];
+      if (X.Edge == NoEdge)
+        return {RootId, nullptr};
+      const PruneEdge &E = Pr.Edges[X.Edge];
+      return {E.Dependee,
+              &depsAt(X.Pkg, info(X.Pkg), X.Index).On[E.Position].second};
+    };
     Store.reserve(Store.size() + Pr.Deaths.size());
     Meta.reserve(Meta.size() + Pr.Deaths.size());
     Tainted.reserve(Tainted.size() + Pr.Deaths.size());
-    for (uint32_t Index = 0; Index < Pr.Deaths.size(); ++Index) {
-      const PruneDeath &X = Pr.Deaths[Index];
+    for (uint32_t D = 0; D < Pr.Deaths.size(); ++D) {
+      const PruneDeath &X = Pr.Deaths[D];
+      if (Pr.Why[X.Pkg][X.Index])
+        continue; // in the run of an earlier one
       PackageInfo &I = info(X.Pkg);
       const V &Version = I.Ascending[X.Index];
-      Pr.Why[X.Pkg].resize(I.Ascending.size());
       if (X.Edge == NoEdge) {
         I.KnownInvalid = I.KnownInvalid.unionWith(VS::exactly(Version));
         IncompatibilityT U;
@@ -919,19 +947,36 @@ private:
                              TermT::positive(VS::exactly(Version)));
         U.Text = depsAt(X.Pkg, I, X.Index).Reason;
         Pr.Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
+        Reach[X.Pkg][X.Index] = {X.Index, X.Index};
         continue;
       }
+      auto Same = KilledBy(D);
+      auto Joins = [&](size_t K) {
+        uint32_t Other = DeathOf[X.Pkg][K];
+        if (Other == NoEdge || Pr.Why[X.Pkg][K])
+          return false;
+        auto By = KilledBy(Other);
+        return By.second && By.first == Same.first &&
+               *By.second == *Same.second;
+      };
+      uint32_t From = X.Index, To = X.Index + 1;
+      while (From > 0 && Joins(From - 1))
+        --From;
+      while (To < I.Ascending.size() && Joins(To))
+        ++To;
       const PruneEdge &E = Pr.Edges[X.Edge];
-      const VS &Set = depsAt(X.Pkg, I, X.Index).On[E.Position].second;
-      Pr.NeedsNone[Index] = !Set.isSubsetOf(ruledOut(E));
+      bool NeedsNone = !Same.second->isSubsetOf(ruledOut(E, Reach));
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
-      TermKey Cell{sets().intern(cell(I, X.Index)), true};
-      IncompId Id = store(std::move(New), false, {X.Pkg}, {Cell});
+      TermKey Run{sets().intern(span(I, From, To)), true};
+      IncompId Id = store(std::move(New), false, {X.Pkg}, {Run});
       index(Id);
-      Pr.Lazy.emplace(Id, Index);
-      Pr.Why[X.Pkg][X.Index] = Id;
+      Pr.Lazy.emplace(Id, LazyProof{D, From, To, NeedsNone});
+      for (uint32_t K = From; K < To; ++K) {
+        Pr.Why[X.Pkg][K] = Id;
+        Reach[X.Pkg][K] = {From, To};
+      }
     }
 
     // Back to the root's level, every dead version ruled out there.
@@ -945,27 +990,109 @@ private:
     return true;
   }
 
-  /// What the incompatibility of a dead version of E's dependee rules out,
-  /// over every version E's range allows (all dead): the runs' spans, where
-  /// no version in them is unavailable (which rules out only itself).
-  VS ruledOut(const PruneEdge &E) {
-    const Pruning &Pr = Dead;
+  /// The incompatibilities of the dead versions of E's dependee that E's
+  /// range allows (all of them dead), each once, in ascending order.
+  llvm::SmallVector<IncompId, 8> deadAllowed(const PruneEdge &E) const {
+    llvm::SmallVector<IncompId, 8> Out;
+    for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
+      for (size_t K = Dead.Runs[R].first; K < Dead.Runs[R].second; ++K)
+        if (IncompId Id = Dead.Why[E.Dependee][K];
+            Out.empty() || Out.back() != Id)
+          Out.push_back(Id);
+    return Out;
+  }
+
+  /// What the incompatibilities of the dead versions E's range allows rule
+  /// out together (prune(); Reach: the run each one rules out): per run of
+  /// the range, the span from its first one's run to its last one's, unless
+  /// an unavailable version among them rules out only itself.
+  VS ruledOut(
+      const PruneEdge &E,
+      const std::vector<std::vector<std::pair<uint32_t, uint32_t>>> &Reach) {
     const PackageInfo &I = info(E.Dependee);
+    const auto &Of = Reach[E.Dependee];
     VS Out = VS::empty();
+    auto Add = [&](VS S) {
+      Out = Out.isEmpty() ? std::move(S) : Out.unionWith(S);
+    };
     for (uint32_t R = E.Runs; R < E.RunsEnd; ++R) {
-      auto [From, To] = Pr.Runs[R];
-      bool Cells = true;
-      for (size_t K = From; K < To && Cells; ++K)
-        Cells = Store[Pr.Why[E.Dependee][K]].Kind != CauseKind::Unavailable;
-      if (Cells) {
-        Out = Out.isEmpty() ? span(I, From, To)
-                            : Out.unionWith(span(I, From, To));
+      auto [From, To] = Dead.Runs[R];
+      bool Spans = true;
+      for (size_t K = From; K < To && Spans; ++K)
+        Spans = Of[K].first != Of[K].second;
+      if (Spans) {
+        Add(span(I, Of[From].first, Of[To - 1].second));
         continue;
       }
       for (size_t K = From; K < To; ++K)
-        Out = Out.unionWith(ruledBy(E.Dependee, K));
+        Add(Of[K].first == Of[K].second ? VS::exactly(I.Ascending[K])
+                                        : span(I, Of[K].first, Of[K].second));
     }
     return Out;
+  }
+
+  /// The number of incompatibilities a dead run's proof adds to the ones it
+  /// rests on (itself included): its dependency, a step per incompatibility
+  /// of the dead versions the range allows (the last one itself), and "no
+  /// versions" with a last step where the range has more.
+  size_t proofSize(const LazyProof &L) const {
+    const PruneEdge &E = Dead.Edges[Dead.Deaths[L.Death].Edge];
+    return 1 + deadAllowed(E).size() + (L.NeedsNone ? 2 : 0);
+  }
+
+  /// Writes the proof of dead run Id (prune()) if it is not written yet:
+  /// its dependency, resolved with the incompatibility of each dead version
+  /// the dependency allows, one at a time, then with "no versions" for
+  /// what is left of its range, as conflict resolution would derive it.
+  /// The steps go to Proofs (ids with ProofBit), never renumbered by
+  /// forgetQuery(); the last one is Id itself.
+  void materialize(IncompId Id) {
+    auto It = Dead.Lazy.find(Id);
+    if (It == Dead.Lazy.end())
+      return;
+    const LazyProof L = It->second;
+    Dead.Lazy.erase(It);
+    const PruneDeath &X = Dead.Deaths[L.Death];
+    const PruneEdge &E = Dead.Edges[X.Edge];
+    PackageInfo &I = info(X.Pkg);
+    const auto &[DepName, Set] = depsAt(X.Pkg, I, X.Index).On[E.Position];
+    const TermT Run = TermT::positive(span(I, L.From, L.To));
+    auto Add = [&](IncompatibilityT N) {
+      Proofs.push_back(std::move(N));
+      return IncompId(Proofs.size() - 1) | ProofBit;
+    };
+    IncompId Current = Add(dependency(Names[X.Pkg], Run, DepName, Set));
+    VS Left = Set;
+    auto Step = [&](IncompId Other, bool Last) {
+      if (Last) {
+        Store[Id].Cause1 = Current;
+        Store[Id].Cause2 = Other;
+        return;
+      }
+      IncompatibilityT New;
+      New.Kind = CauseKind::Derived;
+      New.Cause1 = Current;
+      New.Cause2 = Other;
+      New.Terms.emplace_back(Names[X.Pkg], Run);
+      if (!Left.isEmpty())
+        New.Terms.emplace_back(DepName, TermT::negative(Left));
+      Current = Add(std::move(New));
+    };
+    llvm::SmallVector<IncompId, 8> Others = deadAllowed(E);
+    assert((L.NeedsNone || !Others.empty()) && "a proof of one step at least");
+    for (size_t K = 0; K < Others.size(); ++K) {
+      Left = Left.minus(sets().get(Meta[Others[K]].Keys[0].Set));
+      Step(Others[K], !L.NeedsNone && K + 1 == Others.size());
+    }
+    if (L.NeedsNone) {
+      assert(!Left.isEmpty() && "the range has more than the dead versions");
+      IncompatibilityT None;
+      None.Kind = CauseKind::NoVersions;
+      None.Terms.emplace_back(DepName, TermT::positive(Left));
+      Left = VS::empty();
+      Step(Add(std::move(None)), true);
+    }
+    assert(Left.isEmpty() && "the last step rules the dead run out");
   }
 
   /// The versions from the one at From in I.Ascending up to the one at To
@@ -980,93 +1107,6 @@ private:
     if (High)
       return VS::lessThan(I.Ascending[To]);
     return VS::any();
-  }
-
-  /// What the incompatibility of dead version K of Pkg rules out.
-  VS ruledBy(PackageId Pkg, size_t K) {
-    const PackageInfo &I = info(Pkg);
-    if (Store[Dead.Why[Pkg][K]].Kind == CauseKind::Unavailable)
-      return VS::exactly(I.Ascending[K]);
-    return cell(I, K);
-  }
-
-  /// The number of incompatibilities dead version Id's proof adds to the
-  /// ones it rests on (itself included): its dependency, a step per dead
-  /// version of the dependee its range allows (the last one itself), and
-  /// "no versions" with a last step where the range has more.
-  size_t proofSize(uint32_t Death) const {
-    const PruneEdge &E = Dead.Edges[Dead.Deaths[Death].Edge];
-    size_t Steps = 0;
-    for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
-      Steps += Dead.Runs[R].second - Dead.Runs[R].first;
-    return 1 + Steps + (Dead.NeedsNone[Death] ? 2 : 0);
-  }
-
-  /// Writes the proof of dead version Id (prune()) if it is not written
-  /// yet: its dependency, resolved with the incompatibility of each dead
-  /// version the dependency allows, one at a time, then with "no versions"
-  /// for what is left of its range, as conflict resolution would derive it.
-  /// The steps go to Proofs (ids with ProofBit), never renumbered by
-  /// forgetQuery(); the last one is Id itself.
-  void materialize(IncompId Id) {
-    auto It = Dead.Lazy.find(Id);
-    if (It == Dead.Lazy.end())
-      return;
-    uint32_t Death = It->second;
-    Dead.Lazy.erase(It);
-    const PruneDeath &X = Dead.Deaths[Death];
-    const PruneEdge &E = Dead.Edges[X.Edge];
-    PackageInfo &I = info(X.Pkg);
-    const auto &[DepName, Set] = depsAt(X.Pkg, I, X.Index).On[E.Position];
-    const TermT Cell = TermT::positive(cell(I, X.Index));
-    auto Add = [&](IncompatibilityT N) {
-      Proofs.push_back(std::move(N));
-      return IncompId(Proofs.size() - 1) | ProofBit;
-    };
-    // The dead versions the range allows (positions in the dependee's
-    // Ascending), each with its incompatibility.
-    std::vector<std::pair<size_t, IncompId>> Others;
-    for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
-      for (size_t K = Dead.Runs[R].first; K < Dead.Runs[R].second; ++K)
-        Others.emplace_back(K, Dead.Why[E.Dependee][K]);
-    IncompId Current = Add(dependency(Names[X.Pkg], Cell, DepName, Set));
-    VS Left = Set;
-    auto Step = [&](IncompId Other, bool Last) {
-      if (Last) {
-        Store[Id].Cause1 = Current;
-        Store[Id].Cause2 = Other;
-        return;
-      }
-      IncompatibilityT New;
-      New.Kind = CauseKind::Derived;
-      New.Cause1 = Current;
-      New.Cause2 = Other;
-      New.Terms.emplace_back(Names[X.Pkg], Cell);
-      if (!Left.isEmpty())
-        New.Terms.emplace_back(DepName, TermT::negative(Left));
-      Current = Add(std::move(New));
-    };
-    bool None = Dead.NeedsNone[Death];
-    assert((None || !Others.empty()) && "a proof of at least one step");
-    for (size_t K = 0; K < Others.size(); ++K) {
-      Left = Left.intersect(ruledBy(E.Dependee, Others[K].first).complement());
-      Step(Others[K].second, !None && K + 1 == Others.size());
-    }
-    if (None) {
-      assert(!Left.isEmpty() && "the range has more than the dead versions");
-      IncompatibilityT NoneLeft;
-      NoneLeft.Kind = CauseKind::NoVersions;
-      NoneLeft.Terms.emplace_back(DepName, TermT::positive(Left));
-      Left = VS::empty();
-      Step(Add(std::move(NoneLeft)), true);
-    }
-    assert(Left.isEmpty() && "the last step rules the dead version out");
-  }
-
-  /// The versions from the one at Index in I.Ascending up to the next one
-  /// (from any lower one for the oldest, any higher one for the newest).
-  static VS cell(const PackageInfo &I, size_t Index) {
-    return span(I, Index, Index + 1);
   }
 
   /// Whether the proof of incompatibility Top rests on at most Bound
@@ -1089,10 +1129,9 @@ private:
           Id & ProofBit ? Proofs[Id & ~ProofBit] : Store[Id];
       if (auto Lazy = Dead.Lazy.find(Id); Lazy != Dead.Lazy.end()) {
         Count += proofSize(Lazy->second);
-        const PruneEdge &E = Dead.Edges[Dead.Deaths[Lazy->second].Edge];
-        for (uint32_t R = E.RunsEnd; R-- > E.Runs;)
-          for (size_t K = Dead.Runs[R].second; K-- > Dead.Runs[R].first;)
-            Stack.push_back(Dead.Why[E.Dependee][K]);
+        const PruneEdge &E = Dead.Edges[Dead.Deaths[Lazy->second.Death].Edge];
+        for (IncompId Other : deadAllowed(E))
+          Stack.push_back(Other);
       } else {
         ++Count;
         if (I.Kind == CauseKind::Derived) {

@@ -358,4 +358,27 @@ TEST(SolverPrune, AProofReadsAndCountsTheSameWrittenOrNot) {
   EXPECT_EQ(Lazy, Written);
 }
 
+TEST(SolverPrune, AdjacentVersionsDeadByOneDependencyShareItsProof) {
+  // x 1, 2 and 3 need a y that does not exist, as incompatibilitiesFor()
+  // widens such a dependency: one incompatibility rules all three out.
+  Registry R;
+  R.add("root", "1.0.0", {{"x", "any"}})
+      .add("x", "4.0.0")
+      .add("x", "3.0.0", {{"y", ">=2.0.0"}})
+      .add("x", "2.0.0", {{"y", ">=2.0.0"}})
+      .add("x", "1.0.0", {{"y", ">=2.0.0"}})
+      .add("y", "1.0.0");
+  PackageSolver S(R, "root", ver("1.0.0"));
+  S.setPruneAfter(0);
+  PackageSolveResult First = S.solve();
+  ASSERT_TRUE(First.solved());
+  EXPECT_EQ(First.Work.Pruned, 3u);
+  PackageSolveResult Why = S.query("x", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(Why.Failure.has_value());
+  EXPECT_EQ(explainFailure(*Why.Failure, pubStyle()),
+            "Because x <4.0.0 depends on y >=2.0.0 which doesn't match any "
+            "versions, x <4.0.0 is forbidden.\n"
+            "So, because root depends on x 2.0.0, version solving failed.");
+}
+
 } // namespace
