@@ -35,8 +35,11 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
+#include <queue>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -298,7 +301,14 @@ private:
   bool enterRootLevel() {
     if (!HaveRootLevel) {
       Solution.restart();
-      if (!propagate(RootId))
+      // The root first (its incompatibility is the first), then what
+      // pruning ruled out, then everything else: a query about a pruned
+      // version then fails on its pin and that version's incompatibility,
+      // not on something the search learned before pruning.
+      PackageId RootDerived = RootId;
+      if (!Dead.Ruled.empty())
+        propagateIncompatibility(0, RootDerived);
+      if (!rulePrunedOut() || !propagate(RootId))
         return false;
       Solution.decide(RootId, RootVersion);
       if (!propagate(RootId))
@@ -394,6 +404,8 @@ private:
     std::vector<std::vector<IncompId>> Why;
     /// The incompatibilities whose proof is not written yet.
     std::unordered_map<IncompId, LazyProof> Lazy;
+    /// Every dead version's incompatibility, each once, in the order made.
+    std::vector<IncompId> Ruled;
   };
 
   /// An incompatibility in a package's list (ByPackage), with the place on
@@ -831,23 +843,31 @@ private:
   /// (materialize()): most are never part of a failure that anyone reads.
   bool prune() {
     Pruning &Pr = Dead;
-    std::vector<std::vector<uint8_t>> Alive; // per package and version
+    // Per package and version: the size of its proof once it is known dead
+    // (0: not known dead).
+    std::vector<std::vector<uint64_t>> Size;
     std::vector<std::vector<uint32_t>> Into; // per dependee: its edges
-    std::vector<PackageId> Queue;
-    std::vector<uint8_t> InQueue;
     auto Grow = [&] {
       Into.resize(Names.size());
-      Alive.resize(Names.size());
-      InQueue.resize(Names.size(), 0);
+      Size.resize(Names.size());
     };
-    auto Kill = [&](PackageId Pkg, uint32_t K, uint32_t E) {
-      Alive[Pkg][K] = 0;
-      Pr.Deaths.push_back({Pkg, K, E});
-      if (!InQueue[Pkg]) {
-        InQueue[Pkg] = 1;
-        Queue.push_back(Pkg);
+    // Found dead in the order of their proofs' sizes, smallest first
+    // (Knuth's generalization of Dijkstra's algorithm to derivations): a
+    // version is dead once one of its dependencies allows only versions
+    // known dead, and the dependency it is blamed on is the one with the
+    // smallest proof (the sizes of its dependee versions' proofs summed),
+    // so that a reason says the least it can. The versions found are the
+    // same whichever is blamed.
+    struct Candidate {
+      uint64_t Size;
+      PackageId Pkg;
+      uint32_t Index, Edge;
+      bool operator>(const Candidate &O) const {
+        return std::tie(Size, Pkg, Index, Edge) >
+               std::tie(O.Size, O.Pkg, O.Index, O.Edge);
       }
     };
+    std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> Heap;
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies.
     Grow();
@@ -856,11 +876,11 @@ private:
         continue;
       PackageInfo &I = info(Pkg);
       Grow();
-      Alive[Pkg].assign(I.Ascending.size(), 1);
+      Size[Pkg].assign(I.Ascending.size(), 0);
       for (uint32_t K = 0; K < I.Ascending.size(); ++K) {
         const Dependencies<P, VS> &D = depsAt(Pkg, I, K);
         if (!D.Available) {
-          Kill(Pkg, K, NoEdge);
+          Heap.push({1, Pkg, K, NoEdge});
           continue;
         }
         for (uint32_t J = 0; J < D.On.size(); ++J) {
@@ -879,25 +899,45 @@ private:
         }
       }
     }
-    auto Allows = [&](const PruneEdge &E) {
-      const std::vector<uint8_t> &Of = Alive[E.Dependee];
-      for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
-        for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
-          if (Of[K])
-            return true;
-      return false;
+    // Per edge: how many versions its range allows that are not known dead
+    // yet, and the summed proof sizes of those that are.
+    std::vector<uint32_t> Waiting(Pr.Edges.size(), 0);
+    std::vector<uint64_t> Below(Pr.Edges.size(), 0);
+    auto Offer = [&](uint32_t E) {
+      const PruneEdge &Edge = Pr.Edges[E];
+      uint32_t Steps = 0;
+      for (uint32_t R = Edge.Runs; R < Edge.RunsEnd; ++R)
+        Steps += Pr.Runs[R].second - Pr.Runs[R].first;
+      // Its dependency, a step per version, perhaps "no versions" and one
+      // more; at most 2^62, summed as far as that.
+      uint64_t Own = 2 + Steps + (Steps == 0 ? 1 : 0);
+      Heap.push({std::min<uint64_t>(Below[E] + Own, uint64_t(1) << 62),
+                 Edge.Depender, Edge.Index, E});
     };
-    for (uint32_t E = 0; E < Pr.Edges.size(); ++E)
-      if (Alive[Pr.Edges[E].Depender][Pr.Edges[E].Index] &&
-          !Allows(Pr.Edges[E]))
-        Kill(Pr.Edges[E].Depender, Pr.Edges[E].Index, E);
-    for (size_t Head = 0; Head < Queue.size(); ++Head) {
-      PackageId Q = Queue[Head];
-      InQueue[Q] = 0;
-      for (uint32_t E : Into[Q])
-        if (Alive[Pr.Edges[E].Depender][Pr.Edges[E].Index] &&
-            !Allows(Pr.Edges[E]))
-          Kill(Pr.Edges[E].Depender, Pr.Edges[E].Index, E);
+    for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
+      for (uint32_t R = Pr.Edges[E].Runs; R < Pr.Edges[E].RunsEnd; ++R)
+        Waiting[E] += Pr.Runs[R].second - Pr.Runs[R].first;
+      if (!Waiting[E])
+        Offer(E);
+    }
+    while (!Heap.empty()) {
+      Candidate C = Heap.top();
+      Heap.pop();
+      if (Size[C.Pkg][C.Index])
+        continue; // known dead already, by a smaller proof
+      Size[C.Pkg][C.Index] = C.Size;
+      Pr.Deaths.push_back({C.Pkg, C.Index, C.Edge});
+      for (uint32_t E : Into[C.Pkg]) {
+        const PruneEdge &Edge = Pr.Edges[E];
+        bool Allows = false;
+        for (uint32_t R = Edge.Runs; R < Edge.RunsEnd && !Allows; ++R)
+          Allows = Pr.Runs[R].first <= C.Index && C.Index < Pr.Runs[R].second;
+        if (!Allows)
+          continue;
+        Below[E] = std::min<uint64_t>(Below[E] + C.Size, uint64_t(1) << 62);
+        if (--Waiting[E] == 0 && !Size[Edge.Depender][Edge.Index])
+          Offer(E);
+      }
     }
     Work.Pruned = Pr.Deaths.size();
     if (Pr.Deaths.empty())
@@ -947,6 +987,7 @@ private:
                              TermT::positive(VS::exactly(Version)));
         U.Text = depsAt(X.Pkg, I, X.Index).Reason;
         Pr.Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
+        Pr.Ruled.push_back(Pr.Why[X.Pkg][X.Index]);
         Reach[X.Pkg][X.Index] = {X.Index, X.Index};
         continue;
       }
@@ -973,6 +1014,7 @@ private:
       IncompId Id = store(std::move(New), false, {X.Pkg}, {Run});
       index(Id);
       Pr.Lazy.emplace(Id, LazyProof{D, From, To, NeedsNone});
+      Pr.Ruled.push_back(Id);
       for (uint32_t K = From; K < To; ++K) {
         Pr.Why[X.Pkg][K] = Id;
         Reach[X.Pkg][K] = {From, To};
@@ -984,7 +1026,33 @@ private:
     Dropped.clear();
     Solution.backtrack(1, Chronological ? &Dropped : nullptr);
     Dropped.clear();
+    if (!rulePrunedOut())
+      return false;
     for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
+      if (!propagate(Pkg))
+        return false;
+    return true;
+  }
+
+  /// Rules out every version pruning found dead (prune()), before anything
+  /// else is propagated at this level, and propagates from their packages:
+  /// where the search learned the same before pruning, by a longer way, a
+  /// proof then rests on the pruned version's own incompatibility (a query
+  /// about a dead version: the pin and that one). False when that proves
+  /// that no solution exists.
+  bool rulePrunedOut() {
+    std::vector<PackageId> Changed;
+    for (IncompId Id : Dead.Ruled) {
+      PackageId Derived = 0;
+      Outcome O = propagateIncompatibility(Id, Derived);
+      if (O == Outcome::Derived)
+        Changed.push_back(Derived);
+      else if (O == Outcome::Conflict)
+        Changed.push_back(Meta[Id].Packages.front()); // propagate() resolves it
+    }
+    std::sort(Changed.begin(), Changed.end());
+    Changed.erase(std::unique(Changed.begin(), Changed.end()), Changed.end());
+    for (PackageId Pkg : Changed)
       if (!propagate(Pkg))
         return false;
     return true;
