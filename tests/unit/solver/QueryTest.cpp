@@ -381,4 +381,25 @@ TEST(SolverPrune, AdjacentVersionsDeadByOneDependencyShareItsProof) {
             "So, because root depends on x 2.0.0, version solving failed.");
 }
 
+TEST(SolverPrune, ADeadVersionIsBlamedOnItsShortestProof) {
+  // z 2 needs an a >=1 (a 1 needs a b that does not exist) and an m that
+  // does not exist: either proves it dead; the shorter (m) is its reason,
+  // though a 1 is found dead first in the order the dependencies were read.
+  Registry R;
+  R.add("root", "1.0.0", {{"a", "any"}, {"z", "any"}})
+      .add("a", "1.0.0", {{"b", ">=2.0.0"}})
+      .add("a", "0.5.0")
+      .add("b", "1.0.0")
+      .add("z", "2.0.0", {{"a", ">=1.0.0"}, {"m", ">=1.0.0"}})
+      .add("z", "1.0.0");
+  PackageSolver S(R, "root", ver("1.0.0"));
+  S.setPruneAfter(0);
+  ASSERT_TRUE(S.solve().solved());
+  PackageSolveResult Why = S.query("z", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(Why.Failure.has_value());
+  std::string Text = explainFailure(*Why.Failure, pubStyle());
+  EXPECT_THAT(Text, HasSubstr("depends on m >=1.0.0"));
+  EXPECT_THAT(Text, ::testing::Not(HasSubstr("b >=2.0.0"))) << Text;
+}
+
 } // namespace
