@@ -885,10 +885,8 @@ private:
         }
         for (uint32_t J = 0; J < D.On.size(); ++J) {
           PackageId Dep = id(D.On[J].first);
-          // Not a link between two packages' versions (an empty range is
-          // left to the search, which rules it out by itself).
-          if (Dep == Pkg || Dep == RootId || D.On[J].second.isEmpty())
-            continue;
+          if (Dep == Pkg || Dep == RootId)
+            continue; // not a link between two packages' versions
           Grow();
           PruneEdge E{Pkg, K, J, Dep, uint32_t(Pr.Runs.size()), 0};
           for (auto Run : D.On[J].second.rangesIn(info(Dep).Ascending))
@@ -1006,7 +1004,9 @@ private:
       while (To < I.Ascending.size() && Joins(To))
         ++To;
       const PruneEdge &E = Pr.Edges[X.Edge];
-      bool NeedsNone = !Same.second->isSubsetOf(ruledOut(E, Reach));
+      // An empty range ends in "no versions" at once, as a search finds it.
+      bool NeedsNone = Same.second->isEmpty() ||
+                       !Same.second->isSubsetOf(ruledOut(E, Reach));
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
@@ -1153,7 +1153,8 @@ private:
       Step(Others[K], !L.NeedsNone && K + 1 == Others.size());
     }
     if (L.NeedsNone) {
-      assert(!Left.isEmpty() && "the range has more than the dead versions");
+      assert((!Left.isEmpty() || Set.isEmpty()) &&
+             "the range has more than the dead versions");
       IncompatibilityT None;
       None.Kind = CauseKind::NoVersions;
       None.Terms.emplace_back(DepName, TermT::positive(Left));

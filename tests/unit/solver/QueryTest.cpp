@@ -402,4 +402,24 @@ TEST(SolverPrune, ADeadVersionIsBlamedOnItsShortestProof) {
   EXPECT_THAT(Text, ::testing::Not(HasSubstr("b >=2.0.0"))) << Text;
 }
 
+TEST(SolverPrune, ADependencyOnAnEmptyRangeIsADeadEnd) {
+  // x 2 needs a y no version can match (an empty range): dead, as a search
+  // finds it ("no versions of y match").
+  Registry R;
+  R.add("root", "1.0.0", {{"x", "any"}})
+      .add("x", "2.0.0", {{"y", ">=3.0.0 <2.0.0"}})
+      .add("x", "1.0.0")
+      .add("y", "1.0.0");
+  PackageSolver S(R, "root", ver("1.0.0"));
+  S.setPruneAfter(0);
+  PackageSolveResult First = S.solve();
+  ASSERT_TRUE(First.solved());
+  EXPECT_EQ(First.Work.Pruned, 1u);
+  EXPECT_EQ(First.Work.Conflicts, 0u);
+  PackageSolveResult Why = S.query("x", VersionSet::exactly(ver("2.0.0")), 12);
+  ASSERT_TRUE(Why.Failure.has_value());
+  EXPECT_THAT(explainFailure(*Why.Failure, pubStyle()),
+              HasSubstr("x >=2.0.0 is forbidden"));
+}
+
 } // namespace
