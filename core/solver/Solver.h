@@ -306,6 +306,7 @@ private:
       // version then fails on its pin and that version's incompatibility,
       // not on something the search learned before pruning.
       PackageId RootDerived = RootId;
+      assert(Store[0].Kind == CauseKind::Root && "solve() adds it first");
       if (!Dead.Ruled.empty())
         propagateIncompatibility(0, RootDerived);
       if (!rulePrunedOut() || !propagate(RootId))
@@ -385,7 +386,6 @@ private:
     uint32_t Index;
     uint32_t Edge;
   };
-  /// What prune() found, kept to write each proof when it is read.
   /// A dead version's incompatibility whose proof is not written yet: the
   /// death that names its dependency, the run of its package's versions
   /// (From to To in Ascending) that die by that same dependency and share
@@ -395,6 +395,7 @@ private:
     uint32_t From, To;
     bool NeedsNone;
   };
+  /// What prune() found, kept to write each proof when it is read.
   struct Pruning {
     std::vector<PruneEdge> Edges;
     std::vector<std::pair<size_t, size_t>> Runs;
@@ -830,16 +831,17 @@ private:
   /// arc consistency over the dependencies of every version of every
   /// package the solve can reach. A version is dead when it is unavailable,
   /// or when a dependency of it on another package allows only dead
-  /// versions of it (or none). Each dead version gets an incompatibility of
-  /// its own, ruling out its cell (the versions from it up to the next one,
-  /// as incompatibilitiesFor() widens dependencies: its dependents' ranges
-  /// lose whole runs of versions, and what is known of a package stays a
-  /// few intervals), or itself where it is unavailable. Those are indexed;
-  /// the solve goes back to the root's level (everything it learned is
-  /// kept) and propagates from every package. False when that proves that
+  /// versions of it (or none). A run of adjacent versions dead by the same
+  /// dependency gets one incompatibility, ruling out their span (from the
+  /// first up to the version after the last, as incompatibilitiesFor()
+  /// widens dependencies: dependents' ranges lose whole runs of versions,
+  /// and what is known of a package stays a few intervals); an unavailable
+  /// version rules out itself. Those are indexed; the solve goes back to
+  /// the root's level (everything it learned is kept), rules them out there
+  /// first and propagates from every package. False when that proves that
   /// no solution exists.
   ///
-  /// The proof of a dead version is written only when one is read
+  /// The proof of a dead run is written only when one is read
   /// (materialize()): most are never part of a failure that anyone reads.
   bool prune() {
     Pruning &Pr = Dead;

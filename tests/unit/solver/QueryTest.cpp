@@ -270,6 +270,20 @@ Registry deadEnds(const std::string &RootNeedsA) {
   return R;
 }
 
+/// Solves R (root 1.0.0) pruning as soon as the root is decided, then asks
+/// whether Package can be at Version: the solve's result and the query's.
+std::pair<PackageSolveResult, PackageSolveResult>
+solvePrunedThenAsk(Registry &R, const std::string &Package,
+                   llvm::StringRef Version) {
+  PackageSolver S(R, "root", ver("1.0.0"));
+  S.setPruneAfter(0);
+  PackageSolveResult First = S.solve();
+  PackageSolveResult Why;
+  if (First.solved())
+    Why = S.query(Package, VersionSet::exactly(ver(Version)), 12);
+  return {std::move(First), std::move(Why)};
+}
+
 TEST(SolverPrune, DeadVersionsAreRuledOutWithoutSearch) {
   Registry R = deadEnds("any");
   PackageSolver Searching(R, "root", ver("1.0.0")),
@@ -368,12 +382,9 @@ TEST(SolverPrune, AdjacentVersionsDeadByOneDependencyShareItsProof) {
       .add("x", "2.0.0", {{"y", ">=2.0.0"}})
       .add("x", "1.0.0", {{"y", ">=2.0.0"}})
       .add("y", "1.0.0");
-  PackageSolver S(R, "root", ver("1.0.0"));
-  S.setPruneAfter(0);
-  PackageSolveResult First = S.solve();
+  auto [First, Why] = solvePrunedThenAsk(R, "x", "2.0.0");
   ASSERT_TRUE(First.solved());
   EXPECT_EQ(First.Work.Pruned, 3u);
-  PackageSolveResult Why = S.query("x", VersionSet::exactly(ver("2.0.0")), 12);
   ASSERT_TRUE(Why.Failure.has_value());
   EXPECT_EQ(explainFailure(*Why.Failure, pubStyle()),
             "Because x <4.0.0 depends on y >=2.0.0 which doesn't match any "
@@ -392,10 +403,8 @@ TEST(SolverPrune, ADeadVersionIsBlamedOnItsShortestProof) {
       .add("b", "1.0.0")
       .add("z", "2.0.0", {{"a", ">=1.0.0"}, {"m", ">=1.0.0"}})
       .add("z", "1.0.0");
-  PackageSolver S(R, "root", ver("1.0.0"));
-  S.setPruneAfter(0);
-  ASSERT_TRUE(S.solve().solved());
-  PackageSolveResult Why = S.query("z", VersionSet::exactly(ver("2.0.0")), 12);
+  auto [First, Why] = solvePrunedThenAsk(R, "z", "2.0.0");
+  ASSERT_TRUE(First.solved());
   ASSERT_TRUE(Why.Failure.has_value());
   std::string Text = explainFailure(*Why.Failure, pubStyle());
   EXPECT_THAT(Text, HasSubstr("depends on m >=1.0.0"));
@@ -410,13 +419,10 @@ TEST(SolverPrune, ADependencyOnAnEmptyRangeIsADeadEnd) {
       .add("x", "2.0.0", {{"y", ">=3.0.0 <2.0.0"}})
       .add("x", "1.0.0")
       .add("y", "1.0.0");
-  PackageSolver S(R, "root", ver("1.0.0"));
-  S.setPruneAfter(0);
-  PackageSolveResult First = S.solve();
+  auto [First, Why] = solvePrunedThenAsk(R, "x", "2.0.0");
   ASSERT_TRUE(First.solved());
   EXPECT_EQ(First.Work.Pruned, 1u);
   EXPECT_EQ(First.Work.Conflicts, 0u);
-  PackageSolveResult Why = S.query("x", VersionSet::exactly(ver("2.0.0")), 12);
   ASSERT_TRUE(Why.Failure.has_value());
   EXPECT_THAT(explainFailure(*Why.Failure, pubStyle()),
               HasSubstr("x >=2.0.0 is forbidden"));
