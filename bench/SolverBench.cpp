@@ -12,7 +12,6 @@
 #include <benchmark/benchmark.h>
 
 #include <climits>
-
 #include <map>
 #include <random>
 #include <set>

@@ -905,21 +905,16 @@ private:
     std::vector<uint64_t> Below(Pr.Edges.size(), 0);
     auto Offer = [&](uint32_t E) {
       const PruneEdge &Edge = Pr.Edges[E];
-      uint32_t Steps = 0;
-      for (uint32_t R = Edge.Runs; R < Edge.RunsEnd; ++R)
-        Steps += Pr.Runs[R].second - Pr.Runs[R].first;
+      uint32_t Steps = versionsIn(Edge);
       // Its dependency, a step per version, perhaps "no versions" and one
       // more; at most 2^62, summed as far as that.
       uint64_t Own = 2 + Steps + (Steps == 0 ? 1 : 0);
       Heap.push({std::min<uint64_t>(Below[E] + Own, uint64_t(1) << 62),
                  Edge.Depender, Edge.Index, E});
     };
-    for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
-      for (uint32_t R = Pr.Edges[E].Runs; R < Pr.Edges[E].RunsEnd; ++R)
-        Waiting[E] += Pr.Runs[R].second - Pr.Runs[R].first;
-      if (!Waiting[E])
+    for (uint32_t E = 0; E < Pr.Edges.size(); ++E)
+      if (!(Waiting[E] = versionsIn(Pr.Edges[E])))
         Offer(E);
-    }
     while (!Heap.empty()) {
       Candidate C = Heap.top();
       Heap.pop();
@@ -957,11 +952,6 @@ private:
       DeathOf[X.Pkg][X.Index] = D;
       Pr.Why[X.Pkg].resize(info(X.Pkg).Ascending.size());
     }
-    // Per package and dead version: the run its incompatibility rules out
-    // (From, To in Ascending); {K, K} for an unavailable one (itself only).
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> Reach(Names.size());
-    for (const PruneDeath &X : Pr.Deaths)
-      Reach[X.Pkg].resize(info(X.Pkg).Ascending.size());
     auto KilledBy = [&](uint32_t D) -> std::pair<PackageId, const VS *> {
       const PruneDeath &X = Pr.Deaths[D];
       if (X.Edge == NoEdge)
@@ -988,7 +978,6 @@ private:
         U.Text = depsAt(X.Pkg, I, X.Index).Reason;
         Pr.Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
         Pr.Ruled.push_back(Pr.Why[X.Pkg][X.Index]);
-        Reach[X.Pkg][X.Index] = {X.Index, X.Index};
         continue;
       }
       auto Same = KilledBy(D);
@@ -1007,8 +996,8 @@ private:
         ++To;
       const PruneEdge &E = Pr.Edges[X.Edge];
       // An empty range ends in "no versions" at once, as a search finds it.
-      bool NeedsNone = Same.second->isEmpty() ||
-                       !Same.second->isSubsetOf(ruledOut(E, Reach));
+      bool NeedsNone =
+          Same.second->isEmpty() || !Same.second->isSubsetOf(ruledOut(E));
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
@@ -1017,10 +1006,8 @@ private:
       index(Id);
       Pr.Lazy.emplace(Id, LazyProof{D, From, To, NeedsNone});
       Pr.Ruled.push_back(Id);
-      for (uint32_t K = From; K < To; ++K) {
+      for (uint32_t K = From; K < To; ++K)
         Pr.Why[X.Pkg][K] = Id;
-        Reach[X.Pkg][K] = {From, To};
-      }
     }
 
     // Back to the root's level, every dead version ruled out there.
@@ -1072,15 +1059,30 @@ private:
     return Out;
   }
 
+  /// How many versions E's range allows.
+  uint32_t versionsIn(const PruneEdge &E) const {
+    uint32_t N = 0;
+    for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
+      N += Dead.Runs[R].second - Dead.Runs[R].first;
+    return N;
+  }
+
+  /// The run of versions (From, To in Ascending) a dead version's
+  /// incompatibility rules out while its proof is not written (prune());
+  /// {K, K} for an unavailable version K, which rules out only itself.
+  std::pair<uint32_t, uint32_t> runOf(PackageId Pkg, uint32_t K) const {
+    auto It = Dead.Lazy.find(Dead.Why[Pkg][K]);
+    if (It == Dead.Lazy.end())
+      return {K, K};
+    return {It->second.From, It->second.To};
+  }
+
   /// What the incompatibilities of the dead versions E's range allows rule
-  /// out together (prune(); Reach: the run each one rules out): per run of
-  /// the range, the span from its first one's run to its last one's, unless
-  /// an unavailable version among them rules out only itself.
-  VS ruledOut(
-      const PruneEdge &E,
-      const std::vector<std::vector<std::pair<uint32_t, uint32_t>>> &Reach) {
+  /// out together, while prune() makes them: per run of the range, the span
+  /// from its first one's run to its last one's, unless an unavailable
+  /// version among them rules out only itself.
+  VS ruledOut(const PruneEdge &E) {
     const PackageInfo &I = info(E.Dependee);
-    const auto &Of = Reach[E.Dependee];
     VS Out = VS::empty();
     auto Add = [&](VS S) {
       Out = Out.isEmpty() ? std::move(S) : Out.unionWith(S);
@@ -1088,15 +1090,18 @@ private:
     for (uint32_t R = E.Runs; R < E.RunsEnd; ++R) {
       auto [From, To] = Dead.Runs[R];
       bool Spans = true;
-      for (size_t K = From; K < To && Spans; ++K)
-        Spans = Of[K].first != Of[K].second;
+      for (uint32_t K = From; K < To && Spans; ++K)
+        Spans = Dead.Lazy.count(Dead.Why[E.Dependee][K]);
       if (Spans) {
-        Add(span(I, Of[From].first, Of[To - 1].second));
+        Add(span(I, runOf(E.Dependee, From).first,
+                 runOf(E.Dependee, To - 1).second));
         continue;
       }
-      for (size_t K = From; K < To; ++K)
-        Add(Of[K].first == Of[K].second ? VS::exactly(I.Ascending[K])
-                                        : span(I, Of[K].first, Of[K].second));
+      for (uint32_t K = From; K < To; ++K) {
+        auto [RunFrom, RunTo] = runOf(E.Dependee, K);
+        Add(RunFrom == RunTo ? VS::exactly(I.Ascending[K])
+                             : span(I, RunFrom, RunTo));
+      }
     }
     return Out;
   }
