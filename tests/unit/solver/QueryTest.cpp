@@ -353,8 +353,9 @@ TEST(SolverPrune, AProofReadsAndCountsTheSameWrittenOrNot) {
       PackageSolver S(R, "root", ver("1.0.0"));
       S.setPruneAfter(0);
       EXPECT_TRUE(S.solve().solved());
-      if (WrittenFirst)
+      if (WrittenFirst) {
         EXPECT_TRUE(S.query("a", A3, 12).Failure.has_value());
+      }
       S.setQueryLimits({64, 1000, Bound});
       PackageSolveResult Q = S.query("a", A3, 12);
       if (Q.Failure) {
