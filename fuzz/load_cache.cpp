@@ -7,13 +7,17 @@
 // valid cache file (which must read back with the same blob) and decoded as
 // a manifest: a manifest that decodes must encode and decode to the same
 // bytes again, and decode the same with its releases' requirements kept as
-// bytes until read (as the registry decodes the load cache's blobs).
+// bytes until read (as the registry decodes the load cache's blobs), and
+// what the solver reads of those bytes without decoding them is the same.
 //
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
 
 #include "core/manifest/ManifestCodec.h"
 #include "core/support/LoadCache.h"
+
+#include <algorithm>
+#include <utility>
 
 using namespace cudadeps;
 
@@ -40,6 +44,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     fuzz::fail("a decoded manifest does not encode and decode to itself", "");
   std::optional<Manifest> Kept = decodeManifestDeferred(
       std::make_shared<const std::string>(In.str()), "f.toml", "");
+  if (Kept && Kept->Pkg && M->Pkg) {
+    // What the solver reads of kept requirements (readRequirementRanges)
+    // is what decoding them gives.
+    const ReleaseList &Rs = std::as_const(Kept->Pkg->Releases);
+    for (size_t I = 0; I < Rs.size(); ++I) {
+      auto E = Rs[I].Requires.encoded();
+      if (!E)
+        continue;
+      std::vector<RequirementRange> Read;
+      const RequirementMap &Whole =
+          std::as_const(M->Pkg->Releases)[I].Requires.get();
+      bool Same = readRequirementRanges(*E, Read) && Read.size() == Whole.size();
+      size_t K = 0;
+      for (auto It = Whole.begin(); Same && It != Whole.end(); ++It, ++K)
+        Same = Read[K].Key == It->first && Read[K].Range == It->second.Range &&
+               Read[K].Extras.size() == It->second.Extras.size() &&
+               std::equal(Read[K].Extras.begin(), Read[K].Extras.end(),
+                          It->second.Extras.begin());
+      if (!Same)
+        fuzz::fail("a release's requirements read without decoding them "
+                   "differ from their decode",
+                   "");
+    }
+  }
   if (!Kept || encodeManifest(*Kept) != Again)
     fuzz::fail("a manifest decodes differently with its requirements kept "
                "as bytes until read",

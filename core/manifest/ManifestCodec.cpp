@@ -114,6 +114,28 @@ template <class C> void fields(C &Cd, Manifest &X) {
   Cd(X.Text, X.Pkg, X.Proj, X.Warnings);
 }
 
+bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
+                           std::vector<RequirementRange> &Out) {
+  // The map's encoding (BinaryCodec.h): a count, then each key and its
+  // Requirement's fields in fields()' order, read as views or skipped.
+  BinaryDecoder D(Requires.Bytes, Requires.File);
+  size_t N = D.count();
+  Out.reserve(Out.size() + N);
+  SourceLocation Skipped;
+  for (size_t I = 0; I < N && D.remaining(); ++I) {
+    RequirementRange &R = Out.emplace_back();
+    R.Key = D.bytes(); // the map's key
+    D.bytes();         // Key, the same
+    D(R.Range);
+    D.bytes(); // Text
+    size_t Extras = D.count();
+    for (size_t E = 0; E < Extras && D.remaining(); ++E)
+      R.Extras.push_back(D.bytes());
+    D(Skipped, Skipped); // Loc, KeyLoc
+  }
+  return D.ok();
+}
+
 std::string encodeManifest(const Manifest &M) {
   BinaryEncoder E(M.File);
   E(const_cast<Manifest &>(M));

@@ -11,11 +11,13 @@
 
 #include "core/manifest/Manifest.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cudadeps {
 
@@ -40,6 +42,21 @@ decodeManifestDeferred(std::shared_ptr<const std::string> Blob,
 std::optional<Manifest>
 decodeManifestDeferred(std::shared_ptr<const void> Owner, llvm::StringRef Blob,
                        llvm::StringRef File, const SourcePath &CacheFile);
+
+/// A requirement as the solver reads it: its key, range and extras, the
+/// strings views of the bytes they were read from.
+struct RequirementRange {
+  llvm::StringRef Key;
+  VersionSet Range;
+  llvm::SmallVector<llvm::StringRef, 1> Extras;
+};
+
+/// Reads the keys, ranges and extras of the requirements \p Requires, left
+/// encoded, as its decode would (RequirementMap's order), without the
+/// rest (texts, locations): appended to \p Out, the views into
+/// Requires' bytes. False when the bytes do not decode.
+bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
+                           std::vector<RequirementRange> &Out);
 
 } // namespace cudadeps
 

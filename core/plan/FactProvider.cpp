@@ -68,8 +68,11 @@ static void liftInto(const VersionSet &R, uint64_t E,
 /// The same set with every version moved into epoch E (R must be epoch 0).
 VersionSet lift(const VersionSet &R, uint64_t E) {
   std::vector<Interval> Out;
+  Out.reserve(R.intervals().size());
   liftInto(R, E, Out);
-  return VersionSet::unionOf(std::move(Out));
+  // R's intervals moved whole, in R's order, with canonical bounds: a
+  // set's intervals already (as each epoch's part in liftTwice()).
+  return VersionSet::ofSetIntervals(std::move(Out));
 }
 
 VersionSet liftTwice(const VersionSet &R, uint64_t A, uint64_t B) {
@@ -206,13 +209,20 @@ std::vector<std::pair<std::string, VersionSet>> FactProvider::rootDeps() const {
 void FactProvider::addRequirement(
     const Requirement &R,
     std::vector<std::pair<std::string, VersionSet>> &Out) const {
-  auto Dep = mapRequirement(R.Key, R.Range);
-  bool IsPackage = exists(R.Key);
+  SmallVector<StringRef, 1> Extras(R.Extras.begin(), R.Extras.end());
+  addRequirement(R.Key, R.Range, Extras, Out);
+}
+
+void FactProvider::addRequirement(
+    StringRef Key, const VersionSet &Range, ArrayRef<StringRef> Extras,
+    std::vector<std::pair<std::string, VersionSet>> &Out) const {
+  auto Dep = mapRequirement(Key, Range);
+  bool IsPackage = exists(Key);
   std::string Name = Dep.first;
   VersionSet Set = Dep.second;
   Out.push_back(std::move(Dep));
   if (IsPackage)
-    for (const std::string &E : R.Extras)
+    for (StringRef E : Extras)
       Out.emplace_back(extraPackage(Name, E), Set);
 }
 
@@ -287,6 +297,45 @@ requirementsOf(const Package &Pkg, const Release &Rel) {
   return Out;
 }
 
+std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
+                                                 const Release &Rel) {
+  auto Whole = [](StringRef Key, const Requirement &R) {
+    RequirementRange Out{Key, R.Range, {}};
+    for (const std::string &E : R.Extras)
+      Out.Extras.push_back(E);
+    return Out;
+  };
+  std::vector<RequirementRange> Own;
+  if (auto E = Rel.Requires.encoded()) {
+    // Left encoded: what the solver reads of it read alone.
+    if (!readRequirementRanges(*E, Own))
+      detail::deferredDecodeFailed(E->File, E->CacheFile);
+  } else {
+    Own.reserve(Rel.Requires.size());
+    for (const auto &[Key, R] : Rel.Requires)
+      Own.push_back(Whole(Key, R));
+  }
+  if (Pkg.Requires.empty())
+    return Own;
+  // The package's, but those the release names, in key order.
+  std::vector<RequirementRange> Out;
+  Out.reserve(Pkg.Requires.size() + Own.size());
+  auto A = Pkg.Requires.begin(), AEnd = Pkg.Requires.end();
+  auto B = Own.begin(), BEnd = Own.end();
+  while (A != AEnd || B != BEnd) {
+    if (B == BEnd || (A != AEnd && StringRef(A->first) < B->Key)) {
+      Out.push_back(Whole(A->first, A->second));
+      ++A;
+      continue;
+    }
+    if (A != AEnd && A->first == B->Key)
+      ++A;
+    Out.push_back(std::move(*B));
+    ++B;
+  }
+  return Out;
+}
+
 PackageDependencies FactProvider::dependencies(const std::string &P,
                                                const Version &V) {
   if (P == Req.RootName)
@@ -315,8 +364,7 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   if (!Rel)
     return PackageDependencies::unavailable("no such release");
   bool Compiles = Pkg->Kind != BuildKind::Python;
-  std::vector<std::pair<StringRef, const Requirement *>> Reqs =
-      requirementsOf(*Pkg, *Rel);
+  std::vector<RequirementRange> Reqs = requirementRangesOf(*Pkg, *Rel);
   std::vector<std::pair<std::string, VersionSet>> On;
   if (V.epoch() == PrebuiltEpoch) {
     std::string Why = prebuiltMismatch(*Pkg, *Rel);
@@ -327,9 +375,9 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
       if (Gone != Req.UnavailablePrebuilts.end())
         return PackageDependencies::unavailable(Gone->second);
     }
-    for (const auto &[Key, R] : Reqs)
-      if (Key != "nvcc" && Key != "gcc" && Key != "clang")
-        addRequirement(*R, On);
+    for (const RequirementRange &R : Reqs)
+      if (R.Key != "nvcc" && R.Key != "gcc" && R.Key != "clang")
+        addRequirement(R.Key, R.Range, R.Extras, On);
     return PackageDependencies::available(std::move(On));
   }
   if (Compiles && !Targets.empty() && !Rel->Archs.empty()) {
@@ -341,14 +389,15 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
               .str());
   }
   bool HasNvcc = false, HasCompiler = false;
-  for (const auto &[Key, R] : Reqs) {
+  for (const RequirementRange &R : Reqs) {
+    StringRef Key = R.Key;
     if (!Compiles && (Key == "nvcc" || Key == "gcc" || Key == "clang"))
       continue;
-    if (!R->Extras.empty()) {
-      addRequirement(*R, On);
+    if (!R.Extras.empty()) {
+      addRequirement(Key, R.Range, R.Extras, On);
       continue;
     }
-    auto Dep = mapRequirement(Key, R->Range);
+    auto Dep = mapRequirement(Key, R.Range);
     HasNvcc |= Dep.first == NvccPkg;
     if (Dep.first == CompilerPkg) {
       if (HasCompiler) {
@@ -469,9 +518,17 @@ FactProvider::mapRequirement(StringRef Key, const VersionSet &R) const {
     return {CompilerPkg.str(), lift(R, GccEpoch)};
   if (Key == "clang")
     return {CompilerPkg.str(), lift(R, ClangEpoch)};
-  if (exists(Key))
+  switch (kindOf(Key)) {
+  case Kind::None:
+    return {Key.str(), R};
+  case Kind::Python:
+    // A pure-Python package has no prebuilt versions: a range over it in
+    // that epoch holds none and is left out (half the intervals of every
+    // set the solve makes of it; the reasons word its source part alone).
+    return {Key.str(), lift(R, SourceEpoch)};
+  default:
     return {Key.str(), liftTwice(R, PrebuiltEpoch, SourceEpoch)};
-  return {Key.str(), R};
+  }
 }
 
 Version FactProvider::compilerVersion(const CompilerFacts &C) {

@@ -18,6 +18,7 @@
 #include "core/facts/Facts.h"
 #include "core/manifest/KnowledgeBase.h"
 #include "core/manifest/Manifest.h"
+#include "core/manifest/ManifestCodec.h"
 #include "core/plan/Resolver.h"
 #include "core/solver/PackageSolver.h"
 
@@ -123,10 +124,7 @@ public:
   /// Whether P names a manifest package (its manifest need not be loaded).
   /// Remembered: every release's requirements ask it of their keys.
   bool exists(llvm::StringRef P) const {
-    auto [It, New] = ExistsMemo.try_emplace(P, false);
-    if (New)
-      It->second = Exists ? Exists(P) : Lookup(P) != nullptr;
-    return It->second;
+    return kindOf(P, /*Load=*/false) != Kind::None;
   }
   const Package *package(const std::string &P) const { return Lookup(P); }
 
@@ -159,6 +157,9 @@ public:
                                                     const VersionSet &R) const;
   /// mapRequirement, plus one dependency per extra the requirement names.
   void addRequirement(const Requirement &R,
+                      std::vector<std::pair<std::string, VersionSet>> &Out) const;
+  void addRequirement(llvm::StringRef Key, const VersionSet &Range,
+                      llvm::ArrayRef<llvm::StringRef> Extras,
                       std::vector<std::pair<std::string, VersionSet>> &Out) const;
 
 private:
@@ -215,7 +216,25 @@ private:
   const ResolveRequest &Req;
   const PackageLookup &Lookup;
   PackageExists Exists;
-  mutable llvm::StringMap<bool> ExistsMemo;
+  /// What a name is: not a manifest package, one whose manifest was not
+  /// read yet (Unknown), a pure-Python one (its versions all from source,
+  /// SourceEpoch, so that a range over it is lifted into that epoch alone:
+  /// mapRequirement()) or another kind.
+  enum class Kind : uint8_t { None, Unknown, Python, Compiled };
+  /// Remembered: every release's requirements ask it of their keys. With
+  /// \p Load, a manifest package's manifest is read to tell its kind.
+  Kind kindOf(llvm::StringRef P, bool Load = true) const {
+    auto [It, New] = ExistsMemo.try_emplace(P, Kind::None);
+    if (New && (Exists ? Exists(P) : Lookup(P) != nullptr))
+      It->second = Kind::Unknown;
+    if (Load && It->second == Kind::Unknown) {
+      const Package *Pkg = Lookup(P);
+      It->second = Pkg && Pkg->Kind == BuildKind::Python ? Kind::Python
+                                                         : Kind::Compiled;
+    }
+    return It->second;
+  }
+  mutable llvm::StringMap<Kind> ExistsMemo;
   const Facts &F;
   const KnowledgeBase &KB;
   std::vector<std::string> Targets;
@@ -231,6 +250,12 @@ private:
 /// own in place of those it names (views of the package's own).
 std::vector<std::pair<llvm::StringRef, const Requirement *>>
 requirementsOf(const Package &Pkg, const Release &Rel);
+
+/// The same entries as the solver reads them (key, range, extras): a
+/// release's requirements still encoded (the load cache's) are read without
+/// being decoded whole (readRequirementRanges()), and stay encoded.
+std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
+                                                 const Release &Rel);
 
 } // namespace cudadeps
 

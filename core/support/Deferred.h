@@ -26,6 +26,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -98,6 +99,17 @@ public:
   /// Whether the value is still the bytes it was encoded as (for tests).
   bool isEncoded() const {
     return Pending.load(std::memory_order_acquire) != nullptr;
+  }
+  /// A copy of the bytes it is still encoded as (its Owner keeps them
+  /// alive), or nullopt once it is decoded: a reader that needs a part of
+  /// the value can read that part alone, leaving the value encoded.
+  std::optional<Encoded> encoded() const {
+    if (!Pending.load(std::memory_order_acquire))
+      return std::nullopt;
+    std::lock_guard<std::mutex> Lock(detail::deferredDecodeLock());
+    if (const Encoded *E = Pending.load(std::memory_order_relaxed))
+      return *E;
+    return std::nullopt; // another thread decoded it meanwhile
   }
   /// Keeps \p E's bytes as the value, to be decoded when first read.
   void defer(Encoded E) {

@@ -243,6 +243,58 @@ TEST_F(LoadCacheTest, AReleaseIsDecodedWhenFirstReadItsVersionAtOnce) {
   EXPECT_EQ(Copy.Pkg->Releases[1].VersionText, "3.0");
 }
 
+TEST_F(LoadCacheTest, ARequirementsRangesAreReadWithoutDecodingTheRest) {
+  // What the solver reads of a release's requirements (key, range, extras)
+  // read from the kept bytes is what decoding them whole gives, and they
+  // stay encoded.
+  write("a.toml",
+        "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n"
+        "[[release]]\nversion = \"1.0\"\n[release.requires]\n"
+        "zeta = \">=1.0,<2 || ==3.*\"\nalpha = \"*\"\n"
+        "\"mid[cuda,x]\" = \"!=2.0\"\n");
+  ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
+  Registry R({Reg}, Cache);
+  llvm::Expected<const Manifest *> M = R.find("a");
+  ASSERT_TRUE(M && *M);
+  const Release &Rel = (*M)->Pkg->Releases.front();
+  std::optional<Deferred<RequirementMap>::Encoded> E = Rel.Requires.encoded();
+  ASSERT_TRUE(E);
+  std::vector<RequirementRange> Read;
+  ASSERT_TRUE(readRequirementRanges(*E, Read));
+  EXPECT_TRUE(Rel.Requires.isEncoded());
+  llvm::Expected<Manifest> Parsed = loadManifest(Reg + "/a.toml");
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  const RequirementMap &Whole =
+      std::as_const(Parsed->Pkg->Releases).front().Requires.get();
+  ASSERT_EQ(Read.size(), Whole.size());
+  size_t I = 0;
+  for (const auto &[Key, Req] : Whole) {
+    EXPECT_EQ(Read[I].Key, Key);
+    EXPECT_EQ(Read[I].Range, Req.Range) << Key;
+    std::vector<std::string> Extras(Read[I].Extras.begin(),
+                                    Read[I].Extras.end());
+    EXPECT_EQ(Extras, Req.Extras) << Key;
+    ++I;
+  }
+  EXPECT_EQ(Read[1].Key, "mid");
+  EXPECT_EQ(Read[1].Extras.size(), 2u);
+  // Once decoded there is nothing left encoded to read.
+  EXPECT_EQ(Rel.Requires.size(), 3u);
+  EXPECT_FALSE(Rel.Requires.encoded());
+  // Bytes cut short, or with one more, do not read.
+  for (llvm::StringRef Bad : {E->Bytes.drop_back(), E->Bytes.drop_back(3)}) {
+    Deferred<RequirementMap>::Encoded Cut = *E;
+    Cut.Bytes = Bad;
+    std::vector<RequirementRange> Out;
+    EXPECT_FALSE(readRequirementRanges(Cut, Out));
+  }
+  std::string Longer = E->Bytes.str() + "x";
+  Deferred<RequirementMap>::Encoded More = *E;
+  More.Bytes = Longer;
+  std::vector<RequirementRange> Out;
+  EXPECT_FALSE(readRequirementRanges(More, Out));
+}
+
 TEST_F(LoadCacheTest, KeptBytesThatDoNotDecodeStopTheCommand) {
   // Only bytes this build wrote are kept undecoded (the cache file's
   // checksum and program identity say so); a cache file forged to pass both

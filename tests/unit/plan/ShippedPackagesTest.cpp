@@ -508,3 +508,38 @@ TEST(ShippedPackages, NewestReleaseIsTheNewestPublished) {
 }
 
 } // namespace
+
+TEST(ShippedPackages, APurePythonPackagesRangeIsLiftedIntoTheSourceEpochAlone) {
+  // A pure-Python package has releases from source only: a dependency on it
+  // is a set in that epoch, with nothing in the prebuilt one; a compiled
+  // package's holds both strategies' versions.
+  Shipped S;
+  Facts F;
+  ResolveRequest Req;
+  PackageLookup L = S.lookup();
+  FactProvider P(Req, L, F, S.KB, {});
+  VersionSet R = cantFail(VersionSet::parse(">=0.5,<0.7"));
+  using namespace encoding;
+  auto Fla = P.mapRequirement("fla-core", R);
+  EXPECT_EQ(Fla.first, "fla-core");
+  EXPECT_EQ(Fla.second, lift(R, SourceEpoch));
+  EXPECT_TRUE(project(Fla.second, PrebuiltEpoch).isEmpty());
+  auto Conv = P.mapRequirement("causal-conv1d", R);
+  EXPECT_EQ(Conv.second, liftTwice(R, PrebuiltEpoch, SourceEpoch));
+  EXPECT_EQ(project(Conv.second, PrebuiltEpoch), R);
+  // Not a manifest package: the range as written.
+  EXPECT_EQ(P.mapRequirement("transformers", R).second, R);
+  // The dependencies of a release name the same sets.
+  PackageDependencies D =
+      P.dependencies("flash-linear-attention",
+                     cantFail(Version::parse("0.5.2")).withEpoch(SourceEpoch));
+  ASSERT_TRUE(D.Available);
+  bool Seen = false;
+  for (const auto &[Name, Set] : D.On)
+    if (Name == "fla-core" || Name == "fla-core[cuda]") {
+      Seen = true;
+      EXPECT_TRUE(Set.isSubsetOf(epochRange(SourceEpoch))) << Name;
+      EXPECT_FALSE(Set.isEmpty()) << Name;
+    }
+  EXPECT_TRUE(Seen);
+}
