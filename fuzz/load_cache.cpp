@@ -55,7 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       std::vector<RequirementRange> Read;
       const RequirementMap &Whole =
           std::as_const(M->Pkg->Releases)[I].Requires.get();
-      bool Same = readRequirementRanges(*E, Read) && Read.size() == Whole.size();
+      bool Same =
+          readRequirementRanges(*E, Read) && Read.size() == Whole.size();
       size_t K = 0;
       for (auto It = Whole.begin(); Same && It != Whole.end(); ++It, ++K)
         Same = Read[K].Key == It->first && Read[K].Range == It->second.Range &&

@@ -298,7 +298,7 @@ requirementsOf(const Package &Pkg, const Release &Rel) {
 }
 
 std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
-                                                 const Release &Rel) {
+                                                  const Release &Rel) {
   auto Whole = [](StringRef Key, const Requirement &R) {
     RequirementRange Out{Key, R.Range, {}};
     for (const std::string &E : R.Extras)

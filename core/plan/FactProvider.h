@@ -158,9 +158,10 @@ public:
   /// mapRequirement, plus one dependency per extra the requirement names.
   void addRequirement(const Requirement &R,
                       std::vector<std::pair<std::string, VersionSet>> &Out) const;
-  void addRequirement(llvm::StringRef Key, const VersionSet &Range,
-                      llvm::ArrayRef<llvm::StringRef> Extras,
-                      std::vector<std::pair<std::string, VersionSet>> &Out) const;
+  void
+  addRequirement(llvm::StringRef Key, const VersionSet &Range,
+                 llvm::ArrayRef<llvm::StringRef> Extras,
+                 std::vector<std::pair<std::string, VersionSet>> &Out) const;
 
 private:
   static Version compilerVersion(const CompilerFacts &C);
@@ -229,8 +230,8 @@ private:
       It->second = Kind::Unknown;
     if (Load && It->second == Kind::Unknown) {
       const Package *Pkg = Lookup(P);
-      It->second = Pkg && Pkg->Kind == BuildKind::Python ? Kind::Python
-                                                         : Kind::Compiled;
+      It->second =
+          Pkg && Pkg->Kind == BuildKind::Python ? Kind::Python : Kind::Compiled;
     }
     return It->second;
   }
@@ -255,7 +256,7 @@ requirementsOf(const Package &Pkg, const Release &Rel);
 /// release's requirements still encoded (the load cache's) are read without
 /// being decoded whole (readRequirementRanges()), and stay encoded.
 std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
-                                                 const Release &Rel);
+                                                  const Release &Rel);
 
 } // namespace cudadeps
 

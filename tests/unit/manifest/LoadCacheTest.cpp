@@ -247,11 +247,10 @@ TEST_F(LoadCacheTest, ARequirementsRangesAreReadWithoutDecodingTheRest) {
   // What the solver reads of a release's requirements (key, range, extras)
   // read from the kept bytes is what decoding them whole gives, and they
   // stay encoded.
-  write("a.toml",
-        "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n"
-        "[[release]]\nversion = \"1.0\"\n[release.requires]\n"
-        "zeta = \">=1.0,<2 || ==3.*\"\nalpha = \"*\"\n"
-        "\"mid[cuda,x]\" = \"!=2.0\"\n");
+  write("a.toml", "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n"
+                  "[[release]]\nversion = \"1.0\"\n[release.requires]\n"
+                  "zeta = \">=1.0,<2 || ==3.*\"\nalpha = \"*\"\n"
+                  "\"mid[cuda,x]\" = \"!=2.0\"\n");
   ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
   Registry R({Reg}, Cache);
   llvm::Expected<const Manifest *> M = R.find("a");
