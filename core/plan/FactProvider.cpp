@@ -10,6 +10,7 @@
 
 #include <numeric>
 #include <set>
+#include <utility>
 
 using namespace llvm;
 
@@ -24,12 +25,34 @@ VersionSet epochRange(uint64_t E) {
   return VersionSet::between(epochStart(E), epochStart(E + 1));
 }
 
-/// Appends R's intervals moved into epoch E (R must be epoch 0), cut to
-/// the epoch: an unbounded end becomes the epoch's own, and a lower bound
-/// below the epoch's start (a sentinel) becomes the start. Normalized, they
-/// are R lifted and intersected with epochRange(E).
-static void liftInto(const VersionSet &R, uint64_t E,
-                     std::vector<Interval> &Out) {
+/// Moves interval L (epoch 0) into epoch E in place, Start and End being
+/// the starts of epochs E and E + 1: an unbounded end becomes the epoch's
+/// own, and a lower bound below the epoch's start (a sentinel) becomes the
+/// start.
+static void liftInterval(Interval &L, uint64_t E, const Version &Start,
+                         const Version &End) {
+  if (L.Lower.Value)
+    L.Lower.Value->setEpoch(E);
+  // From the epoch's start; from -infinity where that is the least
+  // version of all (epoch 0), as a set writes it.
+  if (!L.Lower.Value || *L.Lower.Value < Start) {
+    if (Start.isMinimum())
+      L.Lower = Bound{};
+    else {
+      L.Lower.Value.emplace(Start);
+      L.Lower.Inclusive = true;
+    }
+  }
+  if (L.Upper.Value) {
+    L.Upper.Value->setEpoch(E);
+  } else {
+    L.Upper.Value.emplace(End);
+    L.Upper.Inclusive = false;
+  }
+}
+
+/// Calls Each(Start, End) with the starts of epochs E and E + 1.
+template <class F> static void withEpochBounds(uint64_t E, F Each) {
   // The starts of the epochs the encoding uses, made once.
   static const Version Starts[] = {epochStart(0), epochStart(1),
                                    epochStart(2), epochStart(3)};
@@ -37,32 +60,19 @@ static void liftInto(const VersionSet &R, uint64_t E,
   auto StartOf = [&](uint64_t K, Version &Slot) -> const Version & {
     return K < std::size(Starts) ? Starts[K] : (Slot = epochStart(K));
   };
-  const Version &Start = StartOf(E, Other[0]), &End = StartOf(E + 1, Other[1]);
-  // Each bound is copied into place and moved to epoch E there.
-  for (const Interval &I : R.intervals()) {
-    Interval &L = Out.emplace_back();
-    if (I.Lower.Value) {
-      L.Lower.Value.emplace(*I.Lower.Value).setEpoch(E);
-      L.Lower.Inclusive = I.Lower.Inclusive;
-    }
-    // From the epoch's start; from -infinity where that is the least
-    // version of all (epoch 0), as a set writes it.
-    if (!L.Lower.Value || *L.Lower.Value < Start) {
-      if (Start.isMinimum())
-        L.Lower = Bound{};
-      else {
-        L.Lower.Value.emplace(Start);
-        L.Lower.Inclusive = true;
-      }
-    }
-    if (I.Upper.Value) {
-      L.Upper.Value.emplace(*I.Upper.Value).setEpoch(E);
-      L.Upper.Inclusive = I.Upper.Inclusive;
-    } else {
-      L.Upper.Value.emplace(End);
-      L.Upper.Inclusive = false;
-    }
-  }
+  Each(StartOf(E, Other[0]), StartOf(E + 1, Other[1]));
+}
+
+/// Appends R's intervals moved into epoch E (R must be epoch 0), cut to
+/// the epoch (liftInterval()). Normalized, they are R lifted and
+/// intersected with epochRange(E).
+static void liftInto(const VersionSet &R, uint64_t E,
+                     std::vector<Interval> &Out) {
+  withEpochBounds(E, [&](const Version &Start, const Version &End) {
+    // Each interval is copied into place and moved to epoch E there.
+    for (const Interval &I : R.intervals())
+      liftInterval(Out.emplace_back(I), E, Start, End);
+  });
 }
 
 /// The same set with every version moved into epoch E (R must be epoch 0).
@@ -73,6 +83,15 @@ VersionSet lift(const VersionSet &R, uint64_t E) {
   // R's intervals moved whole, in R's order, with canonical bounds: a
   // set's intervals already (as each epoch's part in liftTwice()).
   return VersionSet::ofSetIntervals(std::move(Out));
+}
+
+VersionSet lift(VersionSet &&R, uint64_t E) {
+  std::vector<Interval> Is = std::move(R).intervals();
+  withEpochBounds(E, [&](const Version &Start, const Version &End) {
+    for (Interval &I : Is)
+      liftInterval(I, E, Start, End);
+  });
+  return VersionSet::ofSetIntervals(std::move(Is));
 }
 
 VersionSet liftTwice(const VersionSet &R, uint64_t A, uint64_t B) {
@@ -389,7 +408,7 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
               .str());
   }
   bool HasNvcc = false, HasCompiler = false;
-  for (const RequirementRange &R : Reqs) {
+  for (RequirementRange &R : Reqs) {
     StringRef Key = R.Key;
     if (!Compiles && (Key == "nvcc" || Key == "gcc" || Key == "clang"))
       continue;
@@ -397,7 +416,7 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
       addRequirement(Key, R.Range, R.Extras, On);
       continue;
     }
-    auto Dep = mapRequirement(Key, R.Range);
+    auto Dep = mapRequirement(Key, std::move(R.Range));
     HasNvcc |= Dep.first == NvccPkg;
     if (Dep.first == CompilerPkg) {
       if (HasCompiler) {
@@ -529,6 +548,14 @@ FactProvider::mapRequirement(StringRef Key, const VersionSet &R) const {
   default:
     return {Key.str(), liftTwice(R, PrebuiltEpoch, SourceEpoch)};
   }
+}
+
+std::pair<std::string, VersionSet>
+FactProvider::mapRequirement(StringRef Key, VersionSet &&R) const {
+  // The same as above, a pure-Python package's range moved in place.
+  if (Key != "gcc" && Key != "clang" && kindOf(Key) == Kind::Python)
+    return {Key.str(), lift(std::move(R), SourceEpoch)};
+  return mapRequirement(Key, std::as_const(R));
 }
 
 Version FactProvider::compilerVersion(const CompilerFacts &C) {

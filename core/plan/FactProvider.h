@@ -50,6 +50,8 @@ Version epochStart(uint64_t E);
 VersionSet epochRange(uint64_t E);
 /// The same set with every version moved into epoch E (R must be epoch 0).
 VersionSet lift(const VersionSet &R, uint64_t E);
+/// The same, R's intervals moved in place.
+VersionSet lift(VersionSet &&R, uint64_t E);
 /// lift(R, A) ∪ lift(R, B), built as one set.
 VersionSet liftTwice(const VersionSet &R, uint64_t A, uint64_t B);
 /// The part of S in epoch E, moved back to epoch 0.
@@ -155,6 +157,8 @@ public:
   /// Solver-level name and set of a requirement KEY = RANGE.
   std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
                                                     const VersionSet &R) const;
+  std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
+                                                    VersionSet &&R) const;
   /// mapRequirement, plus one dependency per extra the requirement names.
   void addRequirement(const Requirement &R,
                       std::vector<std::pair<std::string, VersionSet>> &Out) const;

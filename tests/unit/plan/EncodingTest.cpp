@@ -59,6 +59,7 @@ TEST(Encoding, LiftIsTheSetMovedIntoTheEpoch) {
     for (uint64_t E : {uint64_t(0), uint64_t(1), uint64_t(2)}) {
       VersionSet L = lift(R, E);
       EXPECT_EQ(L, liftByDefinition(R, E)) << S << " in epoch " << E;
+      EXPECT_EQ(lift(VersionSet(R), E), L) << S << " moved, in epoch " << E;
       EXPECT_TRUE(L.isSubsetOf(epochRange(E))) << S;
       for (const char *V : {"0", "0.dev0", "1.0", "1.5.1", "2.0", "2.0rc1",
                             "2.11", "2.11.post1", "2.11.0+cu128", "3.0",
