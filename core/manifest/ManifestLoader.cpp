@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
@@ -100,7 +101,7 @@ struct KeyVerdict {
   std::string Hint;
 };
 
-KeyVerdict checkRequirementKey(StringRef Key) {
+KeyVerdict judgeRequirementKey(StringRef Key) {
   KeyVerdict V;
   if (isFactKey(Key)) {
     V.Kind = KeyVerdict::Fact;
@@ -153,6 +154,22 @@ KeyVerdict checkRequirementKey(StringRef Key) {
       break;
     }
   }
+  return V;
+}
+
+/// judgeRequirementKey(), remembered per key on this thread: a registry's
+/// manifests name the same few packages thousands of times, and the near
+/// misses against every fact key (edit distances) were a tenth of parsing
+/// them. At most MaxRemembered keys are kept, so that no input grows it
+/// without bound.
+KeyVerdict checkRequirementKey(StringRef Key) {
+  constexpr size_t MaxRemembered = 1 << 16;
+  thread_local llvm::StringMap<KeyVerdict> Known;
+  if (auto It = Known.find(Key); It != Known.end())
+    return It->second;
+  KeyVerdict V = judgeRequirementKey(Key);
+  if (Known.size() < MaxRemembered && Key.size() <= 256)
+    Known.try_emplace(Key, V);
   return V;
 }
 

@@ -531,6 +531,42 @@ version = "1"
   EXPECT_EQ(M.Warnings[0].Hint, "did you mean 'python'?");
 }
 
+TEST(ManifestErrors, EachManifestGetsItsOwnVerdictOnARepeatedKey) {
+  // The verdict on a key is remembered between manifests: every manifest
+  // and every key still gets its own diagnostics, at its own place.
+  for (int Round = 0; Round < 3; ++Round) {
+    Manifest M = parseOk(R"(schema = 1
+[package]
+name = "p"
+build = "python"
+[requires]
+pyhton = ">=3.10"
+numpy = ">=1"
+[[release]]
+version = "1"
+[release.requires]
+pyhton = ">=3.11"
+)");
+    ASSERT_TRUE(M.Pkg);
+    ASSERT_EQ(M.Warnings.size(), 2u) << Round;
+    EXPECT_EQ(where(M.Warnings[0]),
+              "6:1: 'pyhton' is not a fact, so it names a package");
+    EXPECT_EQ(where(M.Warnings[1]),
+              "11:1: 'pyhton' is not a fact, so it names a package");
+    EXPECT_EQ(M.Pkg->Requires.count("numpy"), 1u);
+    auto D = errorsIn(R"(schema = 1
+[package]
+name = "q"
+build = "python"
+[requires]
+"torch.cdua" = ">=12"
+)");
+    ASSERT_EQ(D.size(), 1u) << Round;
+    EXPECT_EQ(where(D[0]), "6:1: unknown fact 'torch.cdua' in [requires]");
+    EXPECT_EQ(D[0].Hint, "did you mean 'torch.cuda'?");
+  }
+}
+
 TEST(ManifestErrors, MissingRequiredKeys) {
   auto D = errorsIn(R"(schema = 1
 [package]
