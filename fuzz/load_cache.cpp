@@ -45,25 +45,35 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::optional<Manifest> Kept = decodeManifestDeferred(
       std::make_shared<const std::string>(In.str()), "f.toml", "");
   if (Kept && Kept->Pkg && M->Pkg) {
-    // What the solver reads of kept requirements (readRequirementRanges)
-    // is what decoding them gives.
+    // What the solver reads of kept requirements (readRequirementRanges),
+    // found in a kept release's bytes (readReleaseRequires) or in a decoded
+    // release, is what decoding them gives.
     const ReleaseList &Rs = std::as_const(Kept->Pkg->Releases);
-    for (size_t I = 0; I < Rs.size(); ++I) {
-      auto E = Rs[I].Requires.encoded();
-      if (!E)
-        continue;
+    auto SameAsDecoded = [&](size_t I,
+                             const Deferred<RequirementMap>::Encoded &E) {
       std::vector<RequirementRange> Read;
       const RequirementMap &Whole =
           std::as_const(M->Pkg->Releases)[I].Requires.get();
-      bool Same =
-          readRequirementRanges(*E, Read) && Read.size() == Whole.size();
+      bool Same = readRequirementRanges(E, Read) && Read.size() == Whole.size();
       size_t K = 0;
       for (auto It = Whole.begin(); Same && It != Whole.end(); ++It, ++K)
         Same = Read[K].Key == It->first && Read[K].Range == It->second.Range &&
                Read[K].Extras.size() == It->second.Extras.size() &&
                std::equal(Read[K].Extras.begin(), Read[K].Extras.end(),
                           It->second.Extras.begin());
-      if (!Same)
+      return Same;
+    };
+    for (size_t I = 0; I < Rs.size(); ++I) {
+      if (auto Body = Rs.keptBody(I)) {
+        Deferred<RequirementMap>::Encoded E;
+        if (!readReleaseRequires(*Body, E) || !SameAsDecoded(I, E) ||
+            !Rs.isEncoded(I))
+          fuzz::fail("a kept release's requirements read from its bytes "
+                     "differ from their decode",
+                     "");
+      }
+      auto E = Rs[I].Requires.encoded();
+      if (E && !SameAsDecoded(I, *E))
         fuzz::fail("a release's requirements read without decoding them "
                    "differ from their decode",
                    "");

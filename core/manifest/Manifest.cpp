@@ -167,10 +167,21 @@ ReleaseList::KeptReleases::~KeptReleases() {
 }
 
 const Release *ReleaseList::find(const Version &V) const {
+  std::optional<size_t> I = indexOf(V);
+  return I ? &(*this)[*I] : nullptr;
+}
+
+std::optional<size_t> ReleaseList::indexOf(const Version &V) const {
   for (size_t I = 0; I < size(); ++I)
     if (version(I) == V)
-      return &(*this)[I];
-  return nullptr;
+      return I;
+  return std::nullopt;
+}
+
+std::optional<ReleaseList::KeptBody> ReleaseList::keptBody(size_t I) const {
+  if (!Kept || Kept->Decoded[I].load(std::memory_order_acquire))
+    return std::nullopt;
+  return KeptBody{Kept->Bytes[I], Kept->Owner, Kept->File, Kept->CacheFile};
 }
 
 void ReleaseList::keep(std::vector<Version> Versions,

@@ -191,6 +191,19 @@ public:
   /// The release with version V (compared as Release::Ver is), or null;
   /// only that release is decoded.
   const Release *find(const Version &V) const;
+  /// The place of the release with version V, or nullopt; nothing decoded.
+  std::optional<size_t> indexOf(const Version &V) const;
+
+  /// A release still kept as the bytes of all but its version (keep()):
+  /// the bytes, what keeps them alive and where they were read.
+  struct KeptBody {
+    llvm::StringRef Bytes;
+    std::shared_ptr<const void> Owner;
+    SourcePath File, CacheFile;
+  };
+  /// Release I as its bytes while it is not decoded yet (a reader of a
+  /// part of it can read that part alone), else nullopt.
+  std::optional<KeptBody> keptBody(size_t I) const;
 
   const Release &operator[](size_t I) const {
     return Kept ? keptAt(I) : Items[I];

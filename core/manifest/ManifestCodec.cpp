@@ -136,6 +136,29 @@ bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
   return D.ok();
 }
 
+bool readReleaseRequires(const ReleaseList::KeptBody &Body,
+                         Deferred<RequirementMap>::Encoded &Out) {
+  // bodyFields()' order: the fields before Requires read and dropped (the
+  // three boxed ones are nearly always absent, a byte each).
+  BinaryDecoder D(Body.Bytes, Body.File);
+  D.bytes(); // VersionText
+  SourceLocation Loc;
+  Boxed<Located> Tag, Commit, Source;
+  D(Loc, Tag, Commit, Source);
+  llvm::StringRef Requires = D.bytes();
+  // Failed (remaining() is 0 then), or nothing after Requires, where the
+  // extras, archs and prebuilt matrix follow.
+  if (!D.remaining())
+    return false;
+  Out = {Body.Owner, Requires, Body.File, Body.CacheFile,
+         [](const Deferred<RequirementMap>::Encoded &E, RequirementMap &Map) {
+           BinaryDecoder Inner(E.Bytes, E.File);
+           codec(Inner, Map);
+           return Inner.ok();
+         }};
+  return true;
+}
+
 std::string encodeManifest(const Manifest &M) {
   BinaryEncoder E(M.File);
   E(const_cast<Manifest &>(M));

@@ -58,6 +58,12 @@ struct RequirementRange {
 bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
                            std::vector<RequirementRange> &Out);
 
+/// The requirements of a release kept as bytes (ReleaseList::keptBody()),
+/// found without decoding the release: the bytes of its Requires, as a
+/// Deferred keeps them. False when the fields before them do not decode.
+bool readReleaseRequires(const ReleaseList::KeptBody &Body,
+                         Deferred<RequirementMap>::Encoded &Out);
+
 } // namespace cudadeps
 
 #endif

@@ -316,23 +316,27 @@ requirementsOf(const Package &Pkg, const Release &Rel) {
   return Out;
 }
 
-std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
-                                                  const Release &Rel) {
-  auto Whole = [](StringRef Key, const Requirement &R) {
-    RequirementRange Out{Key, R.Range, {}};
-    for (const std::string &E : R.Extras)
-      Out.Extras.push_back(E);
-    return Out;
-  };
+static RequirementRange rangeOf(StringRef Key, const Requirement &R) {
+  RequirementRange Out{Key, R.Range, {}};
+  for (const std::string &E : R.Extras)
+    Out.Extras.push_back(E);
+  return Out;
+}
+
+/// The release's own requirements (\p Encoded: its bytes, where it has
+/// not been decoded) merged into the package's, as requirementsOf() does.
+static std::vector<RequirementRange>
+mergeRanges(const Package &Pkg, const Deferred<RequirementMap>::Encoded *E,
+            const Deferred<RequirementMap> *Decoded) {
   std::vector<RequirementRange> Own;
-  if (auto E = Rel.Requires.encoded()) {
+  if (E) {
     // Left encoded: what the solver reads of it read alone.
     if (!readRequirementRanges(*E, Own))
       detail::deferredDecodeFailed(E->File, E->CacheFile);
   } else {
-    Own.reserve(Rel.Requires.size());
-    for (const auto &[Key, R] : Rel.Requires)
-      Own.push_back(Whole(Key, R));
+    Own.reserve(Decoded->size());
+    for (const auto &[Key, R] : *Decoded)
+      Own.push_back(rangeOf(Key, R));
   }
   if (Pkg.Requires.empty())
     return Own;
@@ -343,7 +347,7 @@ std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
   auto B = Own.begin(), BEnd = Own.end();
   while (A != AEnd || B != BEnd) {
     if (B == BEnd || (A != AEnd && StringRef(A->first) < B->Key)) {
-      Out.push_back(Whole(A->first, A->second));
+      Out.push_back(rangeOf(A->first, A->second));
       ++A;
       continue;
     }
@@ -353,6 +357,23 @@ std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
     ++B;
   }
   return Out;
+}
+
+std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
+                                                  const Release &Rel) {
+  std::optional<Deferred<RequirementMap>::Encoded> E = Rel.Requires.encoded();
+  return mergeRanges(Pkg, E ? &*E : nullptr, &Rel.Requires);
+}
+
+std::optional<std::vector<RequirementRange>>
+requirementRangesOf(const Package &Pkg, size_t I) {
+  std::optional<ReleaseList::KeptBody> Body = Pkg.Releases.keptBody(I);
+  if (!Body)
+    return std::nullopt;
+  Deferred<RequirementMap>::Encoded E;
+  if (!readReleaseRequires(*Body, E))
+    detail::deferredDecodeFailed(Body->File, Body->CacheFile);
+  return mergeRanges(Pkg, &E, nullptr);
 }
 
 PackageDependencies FactProvider::dependencies(const std::string &P,
@@ -379,11 +400,19 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   const Package *Pkg = Lookup(P);
   if (!Pkg)
     return PackageDependencies::available({});
-  const Release *Rel = Pkg->findRelease(V.withEpoch(0));
-  if (!Rel)
+  std::optional<size_t> Index = Pkg->Releases.indexOf(V.withEpoch(0));
+  if (!Index)
     return PackageDependencies::unavailable("no such release");
   bool Compiles = Pkg->Kind != BuildKind::Python;
-  std::vector<RequirementRange> Reqs = requirementRangesOf(*Pkg, *Rel);
+  // A pure-Python release from source needs nothing but its requirements:
+  // where it is still the load cache's bytes, they are read from those
+  // (requirementRangesOf(Pkg, I)) and the release stays undecoded.
+  std::optional<std::vector<RequirementRange>> Kept;
+  if (!Compiles && V.epoch() == SourceEpoch)
+    Kept = requirementRangesOf(*Pkg, *Index);
+  const Release *Rel = Kept ? nullptr : &Pkg->Releases[*Index];
+  std::vector<RequirementRange> Reqs =
+      Kept ? std::move(*Kept) : requirementRangesOf(*Pkg, *Rel);
   std::vector<std::pair<std::string, VersionSet>> On;
   if (V.epoch() == PrebuiltEpoch) {
     std::string Why = prebuiltMismatch(*Pkg, *Rel);

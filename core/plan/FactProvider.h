@@ -261,6 +261,11 @@ requirementsOf(const Package &Pkg, const Release &Rel);
 /// being decoded whole (readRequirementRanges()), and stay encoded.
 std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
                                                   const Release &Rel);
+/// The same for release I of Pkg while it is kept as bytes
+/// (ReleaseList::keptBody()), read from them without decoding the release;
+/// nullopt once it is decoded (read that one).
+std::optional<std::vector<RequirementRange>>
+requirementRangesOf(const Package &Pkg, size_t I);
 
 } // namespace cudadeps
 

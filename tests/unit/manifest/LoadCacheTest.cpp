@@ -5,6 +5,7 @@
 
 #include "core/manifest/ManifestCodec.h"
 #include "core/manifest/Registry.h"
+#include "core/plan/FactProvider.h"
 #include "core/support/BinaryCodec.h"
 #include "core/support/LoadCache.h"
 #include "tests/support/FakeToolkit.h"
@@ -255,7 +256,23 @@ TEST_F(LoadCacheTest, ARequirementsRangesAreReadWithoutDecodingTheRest) {
   Registry R({Reg}, Cache);
   llvm::Expected<const Manifest *> M = R.find("a");
   ASSERT_TRUE(M && *M);
-  const Release &Rel = (*M)->Pkg->Releases.front();
+  // Found in the release's bytes without decoding the release.
+  const ReleaseList &Rels = std::as_const((*M)->Pkg->Releases);
+  std::optional<ReleaseList::KeptBody> Body = Rels.keptBody(0);
+  ASSERT_TRUE(Body);
+  Deferred<RequirementMap>::Encoded FromBody;
+  ASSERT_TRUE(readReleaseRequires(*Body, FromBody));
+  std::vector<RequirementRange> ReadFromBody;
+  ASSERT_TRUE(readRequirementRanges(FromBody, ReadFromBody));
+  EXPECT_TRUE(Rels.isEncoded(0));
+  for (size_t Cut : {size_t(0), size_t(3), Body->Bytes.size() / 2}) {
+    ReleaseList::KeptBody Short = *Body;
+    Short.Bytes = Body->Bytes.take_front(Cut);
+    Deferred<RequirementMap>::Encoded Out;
+    EXPECT_FALSE(readReleaseRequires(Short, Out)) << Cut;
+  }
+  const Release &Rel = Rels.front();
+  EXPECT_FALSE(Rels.keptBody(0)); // decoded now
   std::optional<Deferred<RequirementMap>::Encoded> E = Rel.Requires.encoded();
   ASSERT_TRUE(E);
   std::vector<RequirementRange> Read;
@@ -277,6 +294,12 @@ TEST_F(LoadCacheTest, ARequirementsRangesAreReadWithoutDecodingTheRest) {
   }
   EXPECT_EQ(Read[1].Key, "mid");
   EXPECT_EQ(Read[1].Extras.size(), 2u);
+  ASSERT_EQ(ReadFromBody.size(), Read.size());
+  for (size_t K = 0; K < Read.size(); ++K) {
+    EXPECT_EQ(ReadFromBody[K].Key, Read[K].Key);
+    EXPECT_EQ(ReadFromBody[K].Range, Read[K].Range);
+    EXPECT_EQ(ReadFromBody[K].Extras, Read[K].Extras);
+  }
   // Once decoded there is nothing left encoded to read.
   EXPECT_EQ(Rel.Requires.size(), 3u);
   EXPECT_FALSE(Rel.Requires.encoded());
@@ -292,6 +315,47 @@ TEST_F(LoadCacheTest, ARequirementsRangesAreReadWithoutDecodingTheRest) {
   More.Bytes = Longer;
   std::vector<RequirementRange> Out;
   EXPECT_FALSE(readRequirementRanges(More, Out));
+}
+
+TEST_F(LoadCacheTest, ThePythonReleasesTheSolverWeighsStayUndecoded) {
+  // The provider reads a pure-Python release's requirements from its bytes:
+  // its dependencies are the same as from the parsed manifest, and the
+  // release is never decoded.
+  write("a.toml", pkg("a", "1.0"));
+  write("dep.toml", "schema = 1\n[package]\nname = \"dep\"\nbuild = "
+                    "\"python\"\n[[release]]\nversion = \"1.5\"\n");
+  ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
+  Registry R({Reg}, Cache);
+  PackageLookup L = [&](llvm::StringRef N) -> const Package * {
+    llvm::Expected<const Manifest *> M = R.find(N);
+    if (!M) {
+      llvm::consumeError(M.takeError());
+      return nullptr;
+    }
+    return *M ? &*(*M)->Pkg : nullptr;
+  };
+  llvm::Expected<Manifest> Parsed = loadManifest(Reg + "/a.toml");
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  PackageLookup FromParsed = [&](llvm::StringRef N) -> const Package * {
+    return N == "a" ? &*Parsed->Pkg : L(N);
+  };
+  Facts F;
+  KnowledgeBase KB;
+  ResolveRequest Req;
+  FactProvider Cached(Req, L, F, KB, {}), Whole(Req, FromParsed, F, KB, {});
+  Version V = Version({1, 0}).withEpoch(encoding::SourceEpoch);
+  PackageDependencies D = Cached.dependencies("a", V);
+  EXPECT_EQ(R.parsedCount(), 0u);
+  ASSERT_TRUE(D.Available);
+  const ReleaseList &Rels = std::as_const(L("a")->Releases);
+  EXPECT_TRUE(Rels.isEncoded(0));
+  PackageDependencies Expected = Whole.dependencies("a", V);
+  ASSERT_TRUE(Expected.Available);
+  EXPECT_EQ(D.On, Expected.On);
+  ASSERT_EQ(D.On.size(), 1u);
+  EXPECT_EQ(D.On[0].first, "dep");
+  // A version with no release is unavailable, as before.
+  EXPECT_FALSE(Cached.dependencies("a", Version({3}).withEpoch(1)).Available);
 }
 
 TEST_F(LoadCacheTest, KeptBytesThatDoNotDecodeStopTheCommand) {
