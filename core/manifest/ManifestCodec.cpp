@@ -151,11 +151,7 @@ bool readReleaseRequires(const ReleaseList::KeptBody &Body,
   if (!D.remaining())
     return false;
   Out = {Body.Owner, Requires, Body.File, Body.CacheFile,
-         [](const Deferred<RequirementMap>::Encoded &E, RequirementMap &Map) {
-           BinaryDecoder Inner(E.Bytes, E.File);
-           codec(Inner, Map);
-           return Inner.ok();
-         }};
+         &decodeEncoded<RequirementMap>};
   return true;
 }
 

@@ -296,23 +296,36 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
   return {};
 }
 
+/// Walks the package's requirements (By, in key order) and a release's own
+/// (Own, in key order: its keys by KeyOf), calling Emit with each of the
+/// package's the release does not name and each of the release's, in key
+/// order: the requirements of that release.
+template <class Own, class KeyOfF, class PackageF, class OwnF>
+static void overPackage(const RequirementMap &By, Own &&Release, KeyOfF KeyOf,
+                        PackageF EmitPackage, OwnF EmitOwn) {
+  auto A = By.begin(), AEnd = By.end();
+  auto B = Release.begin(), BEnd = Release.end();
+  while (A != AEnd || B != BEnd) {
+    if (B == BEnd || (A != AEnd && StringRef(A->first) < KeyOf(*B))) {
+      EmitPackage(*A);
+      ++A;
+      continue;
+    }
+    if (A != AEnd && StringRef(A->first) == KeyOf(*B))
+      ++A;
+    EmitOwn(*B);
+    ++B;
+  }
+}
+
 std::vector<std::pair<StringRef, const Requirement *>>
 requirementsOf(const Package &Pkg, const Release &Rel) {
   std::vector<std::pair<StringRef, const Requirement *>> Out;
   Out.reserve(Pkg.Requires.size() + Rel.Requires.size());
-  auto A = Pkg.Requires.begin(), AEnd = Pkg.Requires.end();
-  auto B = Rel.Requires.begin(), BEnd = Rel.Requires.end();
-  while (A != AEnd || B != BEnd) {
-    if (B == BEnd || (A != AEnd && A->first < B->first)) {
-      Out.emplace_back(A->first, &A->second);
-      ++A;
-      continue;
-    }
-    if (A != AEnd && A->first == B->first)
-      ++A;
-    Out.emplace_back(B->first, &B->second);
-    ++B;
-  }
+  auto Emit = [&](const auto &E) { Out.emplace_back(E.first, &E.second); };
+  overPackage(
+      Pkg.Requires, Rel.Requires.get(),
+      [](const auto &E) { return StringRef(E.first); }, Emit, Emit);
   return Out;
 }
 
@@ -323,46 +336,41 @@ static RequirementRange rangeOf(StringRef Key, const Requirement &R) {
   return Out;
 }
 
-/// The release's own requirements (\p Encoded: its bytes, where it has
-/// not been decoded) merged into the package's, as requirementsOf() does.
+/// The keys, ranges and extras of requirements still encoded.
 static std::vector<RequirementRange>
-mergeRanges(const Package &Pkg, const Deferred<RequirementMap>::Encoded *E,
-            const Deferred<RequirementMap> *Decoded) {
-  std::vector<RequirementRange> Own;
-  if (E) {
-    // Left encoded: what the solver reads of it read alone.
-    if (!readRequirementRanges(*E, Own))
-      detail::deferredDecodeFailed(E->File, E->CacheFile);
-  } else {
-    Own.reserve(Decoded->size());
-    for (const auto &[Key, R] : *Decoded)
-      Own.push_back(rangeOf(Key, R));
-  }
+readRanges(const Deferred<RequirementMap>::Encoded &E) {
+  std::vector<RequirementRange> Out;
+  if (!readRequirementRanges(E, Out))
+    detail::deferredDecodeFailed(E.File, E.CacheFile);
+  return Out;
+}
+
+/// A release's own requirements (Own) with the package's it does not name,
+/// in key order, as requirementsOf() merges them.
+static std::vector<RequirementRange>
+overPackage(const Package &Pkg, std::vector<RequirementRange> Own) {
   if (Pkg.Requires.empty())
     return Own;
-  // The package's, but those the release names, in key order.
   std::vector<RequirementRange> Out;
   Out.reserve(Pkg.Requires.size() + Own.size());
-  auto A = Pkg.Requires.begin(), AEnd = Pkg.Requires.end();
-  auto B = Own.begin(), BEnd = Own.end();
-  while (A != AEnd || B != BEnd) {
-    if (B == BEnd || (A != AEnd && StringRef(A->first) < B->Key)) {
-      Out.push_back(rangeOf(A->first, A->second));
-      ++A;
-      continue;
-    }
-    if (A != AEnd && A->first == B->Key)
-      ++A;
-    Out.push_back(std::move(*B));
-    ++B;
-  }
+  overPackage(
+      Pkg.Requires, Own, [](const RequirementRange &R) { return R.Key; },
+      [&](const auto &E) { Out.push_back(rangeOf(E.first, E.second)); },
+      [&](RequirementRange &R) { Out.push_back(std::move(R)); });
   return Out;
 }
 
 std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
                                                   const Release &Rel) {
-  std::optional<Deferred<RequirementMap>::Encoded> E = Rel.Requires.encoded();
-  return mergeRanges(Pkg, E ? &*E : nullptr, &Rel.Requires);
+  // Left encoded: what the solver reads of it read alone.
+  if (std::optional<Deferred<RequirementMap>::Encoded> E =
+          Rel.Requires.encoded())
+    return overPackage(Pkg, readRanges(*E));
+  std::vector<RequirementRange> Own;
+  Own.reserve(Rel.Requires.size());
+  for (const auto &[Key, R] : Rel.Requires)
+    Own.push_back(rangeOf(Key, R));
+  return overPackage(Pkg, std::move(Own));
 }
 
 std::optional<std::vector<RequirementRange>>
@@ -373,7 +381,7 @@ requirementRangesOf(const Package &Pkg, size_t I) {
   Deferred<RequirementMap>::Encoded E;
   if (!readReleaseRequires(*Body, E))
     detail::deferredDecodeFailed(Body->File, Body->CacheFile);
-  return mergeRanges(Pkg, &E, nullptr);
+  return overPackage(Pkg, readRanges(E));
 }
 
 PackageDependencies FactProvider::dependencies(const std::string &P,

@@ -296,6 +296,14 @@ void codec(C &Cd, std::map<K, V, L> &X) {
   }
 }
 
+/// Decodes the bytes a Deferred<T> keeps (its Encoded::Decode).
+template <class T>
+bool decodeEncoded(const typename Deferred<T>::Encoded &E, T &Out) {
+  BinaryDecoder Inner(E.Bytes, E.File);
+  codec(Inner, Out);
+  return Inner.ok();
+}
+
 /// The bytes of the value. A deferring decoder keeps them for the first
 /// read; any other decodes them now.
 template <class C, class T> void codec(C &Cd, Deferred<T> &X) {
@@ -303,12 +311,8 @@ template <class C, class T> void codec(C &Cd, Deferred<T> &X) {
     llvm::StringRef Bytes = Cd.bytes();
     // One byte (an empty map, most often) costs less to decode than to keep.
     if (Cd.owner() && Bytes.size() > 1) {
-      X.defer({Cd.owner(), Bytes, Cd.file(), Cd.cacheFile(),
-               [](const typename Deferred<T>::Encoded &E, T &Out) {
-                 BinaryDecoder Inner(E.Bytes, E.File);
-                 codec(Inner, Out);
-                 return Inner.ok();
-               }});
+      X.defer(
+          {Cd.owner(), Bytes, Cd.file(), Cd.cacheFile(), &decodeEncoded<T>});
       return;
     }
     BinaryDecoder Inner(Bytes, Cd.file());
