@@ -198,15 +198,22 @@ void VersionSet::normalize() {
   if (Intervals.size() == 1) {
     // What fromCuts does to one interval (exactly, between, atLeast, any:
     // most sets built), in place: canonical bounds, or none when empty.
+    // A canonical cut has I's own version or none, so the bounds change
+    // at most in whether they are inclusive or bounded: nothing is copied.
     Interval &I = Intervals.front();
     Cut L = lowerCut(I.Lower), U = upperCut(I.Upper);
     if (compareCuts(L, U) >= 0) {
       Intervals.clear();
       return;
     }
-    Bound Lower = toLower(L), Upper = toUpper(U); // L and U point into I
-    I.Lower = std::move(Lower);
-    I.Upper = std::move(Upper);
+    if (L.Inf != 0)
+      I.Lower = Bound{};
+    else
+      I.Lower.Inclusive = !L.After;
+    if (U.Inf != 0)
+      I.Upper = Bound{};
+    else
+      I.Upper.Inclusive = U.After;
     return;
   }
   Intervals = fromCuts(toCuts(Intervals));
@@ -220,11 +227,21 @@ VersionSet VersionSet::ofSetIntervals(std::vector<Interval> Is) {
   return S;
 }
 
-VersionSet VersionSet::any() { return VersionSet({Interval{}}); }
+VersionSet VersionSet::of(Interval I) {
+  // The interval moved in, not copied from an initializer list: the sets a
+  // solve builds most (a span of a package's versions) copy each bound's
+  // version once.
+  VersionSet S;
+  S.Intervals.push_back(std::move(I));
+  S.normalize();
+  return S;
+}
+
+VersionSet VersionSet::any() { return of(Interval{}); }
 
 VersionSet VersionSet::exactly(const Version &V) {
   if (V.isSentinel() || V.isMinimum())
-    return VersionSet({Interval{Bound{V, true}, Bound{V, true}}});
+    return of(Interval{Bound{V, true}, Bound{V, true}});
   // A real version above the minimum bounds [V, V] canonically as it is
   // (each decision of a solve makes one).
   VersionSet S;
@@ -233,23 +250,23 @@ VersionSet VersionSet::exactly(const Version &V) {
 }
 
 VersionSet VersionSet::atLeast(const Version &V) {
-  return VersionSet({Interval{Bound{V, true}, Bound{}}});
+  return of(Interval{Bound{V, true}, Bound{}});
 }
 
 VersionSet VersionSet::greaterThan(const Version &V) {
-  return VersionSet({Interval{Bound{V, false}, Bound{}}});
+  return of(Interval{Bound{V, false}, Bound{}});
 }
 
 VersionSet VersionSet::lessThan(const Version &V) {
-  return VersionSet({Interval{Bound{}, Bound{V, false}}});
+  return of(Interval{Bound{}, Bound{V, false}});
 }
 
 VersionSet VersionSet::atMost(const Version &V) {
-  return VersionSet({Interval{Bound{}, Bound{V, true}}});
+  return of(Interval{Bound{}, Bound{V, true}});
 }
 
 VersionSet VersionSet::between(const Version &Low, const Version &High) {
-  return VersionSet({Interval{Bound{Low, true}, Bound{High, false}}});
+  return of(Interval{Bound{Low, true}, Bound{High, false}});
 }
 
 bool VersionSet::isAny() const {
@@ -378,10 +395,32 @@ uint64_t VersionSet::hash() const {
 }
 
 VersionSet VersionSet::unionWith(const VersionSet &O) const {
-  Cuts A = setCuts(Intervals), B = setCuts(O.Intervals);
-  A.insert(A.end(), B.begin(), B.end());
+  if (O.Intervals.empty())
+    return *this;
+  if (Intervals.empty())
+    return O;
+  // Both lists are a set's (sorted, none empty, bounds canonical): one
+  // merge by lower bound, A's first where two start alike (as fromCuts'
+  // stable sort of A then B would order them), each piece joined to the
+  // last one where it overlaps or touches it. Linear, where sorting the
+  // two lists together compared every interval of one with the other's.
+  Cuts A = setCuts(Intervals), B = setCuts(O.Intervals), Merged;
+  size_t I = 0, J = 0;
+  while (I < A.size() || J < B.size()) {
+    bool FromA = J == B.size() ||
+                 (I < A.size() && compareCuts(A[I].Lower, B[J].Lower) <= 0);
+    const CutInterval &C = FromA ? A[I++] : B[J++];
+    if (!Merged.empty() && compareCuts(C.Lower, Merged.back().Upper) <= 0) {
+      if (compareCuts(C.Upper, Merged.back().Upper) > 0)
+        Merged.back().Upper = C.Upper;
+      continue;
+    }
+    Merged.push_back(C);
+  }
   VersionSet S;
-  S.Intervals = fromCuts(std::move(A));
+  S.Intervals.reserve(Merged.size());
+  for (const CutInterval &C : Merged)
+    S.Intervals.push_back(Interval{toLower(C.Lower), toUpper(C.Upper)});
   return S;
 }
 

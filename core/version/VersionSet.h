@@ -159,6 +159,8 @@ public:
 
 private:
   explicit VersionSet(std::vector<Interval> I);
+  /// The set of one interval (empty where the interval is).
+  static VersionSet of(Interval I);
   void normalize();
   std::vector<Interval> Intervals;
 
