@@ -350,7 +350,9 @@ private:
     /// it (K + 1 entries), so that counting the allowed ones is a few
     /// bisections of Ascending, not a membership test per version.
     std::vector<size_t> PreferredBefore;
-    std::map<size_t, Dependencies<P, VS>> DepsByIndex;
+    /// Per position in Ascending: its dependencies once asked (the list
+    /// sized at the first; its elements never move after).
+    std::vector<std::optional<Dependencies<P, VS>>> DepsByIndex;
     /// Per dependee: the versions of this package whose dependency on it has
     /// already been turned into an incompatibility.
     std::map<PackageId, VS> AlreadyListed;
@@ -561,12 +563,12 @@ private:
 
   const Dependencies<P, VS> &depsAt(PackageId Pkg, PackageInfo &I,
                                     size_t Index) {
-    auto It = I.DepsByIndex.find(Index);
-    if (It != I.DepsByIndex.end())
-      return It->second;
-    return I.DepsByIndex
-        .emplace(Index, Provider.dependencies(Names[Pkg], I.Ascending[Index]))
-        .first->second;
+    if (I.DepsByIndex.empty())
+      I.DepsByIndex.resize(I.Ascending.size());
+    std::optional<Dependencies<P, VS>> &D = I.DepsByIndex[Index];
+    if (!D)
+      D = Provider.dependencies(Names[Pkg], I.Ascending[Index]);
+    return *D;
   }
 
   /// Appends I to the store with the ids of its packages and its terms'
