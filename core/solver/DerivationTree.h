@@ -11,7 +11,9 @@
 
 #include "core/solver/Incompatibility.h"
 
-#include <map>
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
 #include <vector>
 
 namespace cudadeps::solver {
@@ -55,14 +57,17 @@ template <class P, class VS> struct DerivationTree {
   static DerivationTree build(IncompId Final, const P &Root, MakeF Make) {
     DerivationTree T;
     T.RootPackage = Root;
-    std::map<IncompId, IncompId> Mapped;
+    // By id widened to 64 bits: every 32-bit id (a proof step's high bit
+    // set included) is a key, none DenseMap's empty or tombstone one. A
+    // query's proof has thousands of nodes: a probe each, not a tree node.
+    llvm::DenseMap<uint64_t, IncompId> Mapped;
     T.Top = T.copy(Final, Mapped, Make);
     return T;
   }
 
 private:
   template <class MakeF>
-  IncompId copy(IncompId Id, std::map<IncompId, IncompId> &Mapped,
+  IncompId copy(IncompId Id, llvm::DenseMap<uint64_t, IncompId> &Mapped,
                 MakeF &Make) {
     auto It = Mapped.find(Id);
     if (It != Mapped.end())
@@ -74,7 +79,7 @@ private:
     }
     IncompId New = Nodes.size();
     Nodes.push_back(std::move(N));
-    Mapped.emplace(Id, New);
+    Mapped.try_emplace(Id, New);
     return New;
   }
 
