@@ -31,6 +31,7 @@
 #include "core/solver/Term.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -406,7 +407,11 @@ private:
     /// Per package and version: the incompatibility of a dead one.
     std::vector<std::vector<IncompId>> Why;
     /// The incompatibilities whose proof is not written yet.
-    std::unordered_map<IncompId, LazyProof> Lazy;
+    /// By id widened to 64 bits, so that no id (a proof step's included,
+    /// which proofWithin() looks up too) is DenseMap's empty or tombstone
+    /// key: a probe per lookup, where a hash map of nodes divided by its
+    /// bucket count.
+    llvm::DenseMap<uint64_t, LazyProof> Lazy;
     /// Every dead version's incompatibility, each once, in the order made.
     std::vector<IncompId> Ruled;
   };
@@ -1006,7 +1011,7 @@ private:
       TermKey Run{sets().intern(span(I, From, To)), true};
       IncompId Id = store(std::move(New), false, {X.Pkg}, {Run});
       index(Id);
-      Pr.Lazy.emplace(Id, LazyProof{D, From, To, NeedsNone});
+      Pr.Lazy.try_emplace(Id, LazyProof{D, From, To, NeedsNone});
       Pr.Ruled.push_back(Id);
       for (uint32_t K = From; K < To; ++K)
         Pr.Why[X.Pkg][K] = Id;
