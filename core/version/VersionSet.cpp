@@ -280,16 +280,22 @@ bool VersionSet::contains(const Version &V) const {
 }
 
 VersionSet VersionSet::intersect(const VersionSet &O) const {
-  Cuts A = setCuts(Intervals), B = setCuts(O.Intervals);
-  Cuts Out;
-  size_t I = 0, J = 0;
-  while (I < A.size() && J < B.size()) {
-    const Cut &Lo =
-        compareCuts(A[I].Lower, B[J].Lower) >= 0 ? A[I].Lower : B[J].Lower;
-    bool AEndsFirst = compareCuts(A[I].Upper, B[J].Upper) <= 0;
-    const Cut &Hi = AEndsFirst ? A[I].Upper : B[J].Upper;
-    if (compareCuts(Lo, Hi) < 0)
-      Out.push_back({Lo, Hi});
+  // One walk over both lists (sorted, none empty, bounds canonical), their
+  // cuts taken as they are met and the pieces kept as pointers to the two
+  // sets' bounds: each bound is copied once, into the result, and nothing
+  // else is allocated.
+  llvm::SmallVector<std::pair<const Bound *, const Bound *>, 8> Out;
+  size_t I = 0, J = 0, NA = Intervals.size(), NB = O.Intervals.size();
+  while (I < NA && J < NB) {
+    const Interval &A = Intervals[I], &B = O.Intervals[J];
+    bool ALower =
+        compareCuts(setLowerCut(A.Lower), setLowerCut(B.Lower)) >= 0;
+    bool AEndsFirst =
+        compareCuts(setUpperCut(A.Upper), setUpperCut(B.Upper)) <= 0;
+    const Bound &Lo = ALower ? A.Lower : B.Lower;
+    const Bound &Hi = AEndsFirst ? A.Upper : B.Upper;
+    if (compareCuts(setLowerCut(Lo), setUpperCut(Hi)) < 0)
+      Out.emplace_back(&Lo, &Hi);
     if (AEndsFirst)
       ++I;
     else
@@ -298,11 +304,7 @@ VersionSet VersionSet::intersect(const VersionSet &O) const {
   // Already a set's intervals: sorted, none empty, and none touching (two
   // pieces in a row lie in different intervals of A or of B, which have a
   // gap between them).
-  VersionSet S;
-  S.Intervals.reserve(Out.size());
-  for (const CutInterval &C : Out)
-    S.Intervals.push_back(Interval{toLower(C.Lower), toUpper(C.Upper)});
-  return S;
+  return ofPieces(Out);
 }
 
 bool VersionSet::isDisjoint(const VersionSet &O) const {
@@ -402,25 +404,35 @@ VersionSet VersionSet::unionWith(const VersionSet &O) const {
   // Both lists are a set's (sorted, none empty, bounds canonical): one
   // merge by lower bound, A's first where two start alike (as fromCuts'
   // stable sort of A then B would order them), each piece joined to the
-  // last one where it overlaps or touches it. Linear, where sorting the
-  // two lists together compared every interval of one with the other's.
-  Cuts A = setCuts(Intervals), B = setCuts(O.Intervals), Merged;
-  size_t I = 0, J = 0;
-  while (I < A.size() || J < B.size()) {
-    bool FromA = J == B.size() ||
-                 (I < A.size() && compareCuts(A[I].Lower, B[J].Lower) <= 0);
-    const CutInterval &C = FromA ? A[I++] : B[J++];
-    if (!Merged.empty() && compareCuts(C.Lower, Merged.back().Upper) <= 0) {
-      if (compareCuts(C.Upper, Merged.back().Upper) > 0)
-        Merged.back().Upper = C.Upper;
+  // last one where it overlaps or touches it. Linear, and the pieces are
+  // pointers to the two sets' bounds: each bound the result keeps is
+  // copied once, and nothing else is allocated.
+  llvm::SmallVector<std::pair<const Bound *, const Bound *>, 8> Merged;
+  size_t I = 0, J = 0, NA = Intervals.size(), NB = O.Intervals.size();
+  while (I < NA || J < NB) {
+    bool FromA = J == NB || (I < NA && compareCuts(setLowerCut(Intervals[I].Lower),
+                                                   setLowerCut(O.Intervals[J].Lower)) <= 0);
+    const Interval &C = FromA ? Intervals[I++] : O.Intervals[J++];
+    if (!Merged.empty() &&
+        compareCuts(setLowerCut(C.Lower), setUpperCut(*Merged.back().second)) <= 0) {
+      if (compareCuts(setUpperCut(C.Upper), setUpperCut(*Merged.back().second)) > 0)
+        Merged.back().second = &C.Upper;
       continue;
     }
-    Merged.push_back(C);
+    Merged.emplace_back(&C.Lower, &C.Upper);
   }
+  return ofPieces(Merged);
+}
+
+VersionSet VersionSet::ofPieces(
+    llvm::ArrayRef<std::pair<const Bound *, const Bound *>> Pieces) {
+  // A set's bounds as they are, but for an unbounded end written as
+  // toLower() and toUpper() write it.
+  auto Copy = [](const Bound &B) { return B.Value ? B : Bound{}; };
   VersionSet S;
-  S.Intervals.reserve(Merged.size());
-  for (const CutInterval &C : Merged)
-    S.Intervals.push_back(Interval{toLower(C.Lower), toUpper(C.Upper)});
+  S.Intervals.reserve(Pieces.size());
+  for (auto [Lo, Hi] : Pieces)
+    S.Intervals.push_back(Interval{Copy(*Lo), Copy(*Hi)});
   return S;
 }
 

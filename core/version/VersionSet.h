@@ -161,6 +161,10 @@ private:
   explicit VersionSet(std::vector<Interval> I);
   /// The set of one interval (empty where the interval is).
   static VersionSet of(Interval I);
+  /// The set of pieces already a set's (sorted, none empty or touching),
+  /// each from a lower and an upper bound of other sets: the bounds copied.
+  static VersionSet
+  ofPieces(llvm::ArrayRef<std::pair<const Bound *, const Bound *>> Pieces);
   void normalize();
   std::vector<Interval> Intervals;
 
