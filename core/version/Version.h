@@ -45,11 +45,11 @@ public:
     if (O.Long)
       copyLong(O);
     else
-      std::copy(O.Inline, O.Inline + InlineSize, Inline);
+      copyInline(O);
   }
   ReleaseNumbers(ReleaseNumbers &&O) noexcept
       : Long(std::move(O.Long)), Count(O.Count), Capacity(O.Capacity) {
-    std::copy(O.Inline, O.Inline + InlineSize, Inline);
+    copyInline(O);
     O.Count = 0;
   }
   ReleaseNumbers &operator=(const ReleaseNumbers &O) {
@@ -60,7 +60,7 @@ public:
       copyLong(O);
     } else {
       Long.reset();
-      std::copy(O.Inline, O.Inline + InlineSize, Inline);
+      copyInline(O);
     }
     return *this;
   }
@@ -68,7 +68,7 @@ public:
     Long = std::move(O.Long);
     Count = O.Count;
     Capacity = O.Capacity;
-    std::copy(O.Inline, O.Inline + InlineSize, Inline);
+    copyInline(O);
     O.Count = 0;
     return *this;
   }
@@ -118,6 +118,16 @@ private:
     Count = 0;
     resize(Numbers.size());
     std::copy(Numbers.begin(), Numbers.end(), begin());
+  }
+  /// The inline words, one by one: a std::copy of them was merged with
+  /// copyLong()'s into one memmove call of a variable size, a call per
+  /// copy of nearly every version.
+  void copyInline(const ReleaseNumbers &O) {
+    static_assert(InlineSize == 4, "copyInline() copies four words");
+    Inline[0] = O.Inline[0];
+    Inline[1] = O.Inline[1];
+    Inline[2] = O.Inline[2];
+    Inline[3] = O.Inline[3];
   }
   void copyLong(const ReleaseNumbers &O) {
     Long = std::make_unique<uint64_t[]>(O.Count);
