@@ -288,8 +288,7 @@ VersionSet VersionSet::intersect(const VersionSet &O) const {
   size_t I = 0, J = 0, NA = Intervals.size(), NB = O.Intervals.size();
   while (I < NA && J < NB) {
     const Interval &A = Intervals[I], &B = O.Intervals[J];
-    bool ALower =
-        compareCuts(setLowerCut(A.Lower), setLowerCut(B.Lower)) >= 0;
+    bool ALower = compareCuts(setLowerCut(A.Lower), setLowerCut(B.Lower)) >= 0;
     bool AEndsFirst =
         compareCuts(setUpperCut(A.Upper), setUpperCut(B.Upper)) <= 0;
     const Bound &Lo = ALower ? A.Lower : B.Lower;
@@ -410,14 +409,18 @@ VersionSet VersionSet::unionWith(const VersionSet &O) const {
   llvm::SmallVector<std::pair<const Bound *, const Bound *>, 8> Merged;
   size_t I = 0, J = 0, NA = Intervals.size(), NB = O.Intervals.size();
   while (I < NA || J < NB) {
-    bool FromA = J == NB || (I < NA && compareCuts(setLowerCut(Intervals[I].Lower),
-                                                   setLowerCut(O.Intervals[J].Lower)) <= 0);
+    bool FromA =
+        J == NB ||
+        (I < NA && compareCuts(setLowerCut(Intervals[I].Lower),
+                               setLowerCut(O.Intervals[J].Lower)) <= 0);
     const Interval &C = FromA ? Intervals[I++] : O.Intervals[J++];
-    if (!Merged.empty() &&
-        compareCuts(setLowerCut(C.Lower), setUpperCut(*Merged.back().second)) <= 0) {
-      if (compareCuts(setUpperCut(C.Upper), setUpperCut(*Merged.back().second)) > 0)
-        Merged.back().second = &C.Upper;
-      continue;
+    if (!Merged.empty()) {
+      const Bound *&Last = Merged.back().second;
+      if (compareCuts(setLowerCut(C.Lower), setUpperCut(*Last)) <= 0) {
+        if (compareCuts(setUpperCut(C.Upper), setUpperCut(*Last)) > 0)
+          Last = &C.Upper;
+        continue;
+      }
     }
     Merged.emplace_back(&C.Lower, &C.Upper);
   }
