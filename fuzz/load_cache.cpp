@@ -54,10 +54,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       std::vector<RequirementRange> Read;
       const RequirementMap &Whole =
           std::as_const(M->Pkg->Releases)[I].Requires.get();
-      bool Same = readRequirementRanges(E, Read) && Read.size() == Whole.size();
+      std::vector<RequirementRange> Memoized;
+      RangeMemo Memo;
+      bool Same = readRequirementRanges(E, Read) && Read.size() == Whole.size() &&
+                  readRequirementRanges(E, Memoized, &Memo) &&
+                  Memoized.size() == Whole.size();
       size_t K = 0;
       for (auto It = Whole.begin(); Same && It != Whole.end(); ++It, ++K)
         Same = Read[K].Key == It->first && Read[K].Range == It->second.Range &&
+               Memoized[K].range() == It->second.Range &&
                Read[K].Extras.size() == It->second.Extras.size() &&
                std::equal(Read[K].Extras.begin(), Read[K].Extras.end(),
                           It->second.Extras.begin());

@@ -23,7 +23,10 @@ static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 144 &&
 
 template <class C> void fields(C &Cd, Located &X) { Cd(X.Value, X.Loc); }
 template <class C> void fields(C &Cd, Requirement &X) {
-  Cd(X.Key, X.Range, X.Text, X.Extras, X.Loc, X.KeyLoc);
+  // The range as its own bytes: readRequirementRanges() decodes each
+  // distinct one once.
+  Nested<VersionSet> Range{X.Range};
+  Cd(X.Key, Range, X.Text, X.Extras, X.Loc, X.KeyLoc);
 }
 template <class C> void fields(C &Cd, Arch &X) {
   Cd(X.Name, X.Loc, X.Passed, X.NvccCond, X.NvccCondText);
@@ -114,8 +117,22 @@ template <class C> void fields(C &Cd, Manifest &X) {
   Cd(X.Text, X.Pkg, X.Proj, X.Warnings);
 }
 
+const VersionSet *RangeMemo::decode(llvm::StringRef Bytes,
+                                    const SourcePath &File) {
+  auto [It, New] = Decoded.try_emplace(Bytes);
+  if (New) {
+    BinaryDecoder D(Bytes, File);
+    VersionSet S;
+    D(S);
+    if (D.ok())
+      It->second = std::move(S);
+  }
+  return It->second ? &*It->second : nullptr;
+}
+
 bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
-                           std::vector<RequirementRange> &Out) {
+                           std::vector<RequirementRange> &Out,
+                           RangeMemo *Memo) {
   // The map's encoding (BinaryCodec.h): a count, then each key and its
   // Requirement's fields in fields()' order, read as views or skipped.
   BinaryDecoder D(Requires.Bytes, Requires.File);
@@ -126,7 +143,15 @@ bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
     RequirementRange &R = Out.emplace_back();
     R.Key = D.bytes(); // the map's key
     D.bytes();         // Key, the same
-    D(R.Range);
+    if (Memo) {
+      llvm::StringRef Bytes = D.bytes();
+      R.Shared = Memo->decode(Bytes, Requires.File);
+      if (!R.Shared)
+        D.fail();
+    } else {
+      Nested<VersionSet> Range{R.Range};
+      D(Range);
+    }
     D.bytes(); // Text
     size_t Extras = D.count();
     for (size_t E = 0; E < Extras && D.remaining(); ++E)

@@ -338,9 +338,9 @@ static RequirementRange rangeOf(StringRef Key, const Requirement &R) {
 
 /// The keys, ranges and extras of requirements still encoded.
 static std::vector<RequirementRange>
-readRanges(const Deferred<RequirementMap>::Encoded &E) {
+readRanges(const Deferred<RequirementMap>::Encoded &E, RangeMemo *Memo) {
   std::vector<RequirementRange> Out;
-  if (!readRequirementRanges(E, Out))
+  if (!readRequirementRanges(E, Out, Memo))
     detail::deferredDecodeFailed(E.File, E.CacheFile);
   return Out;
 }
@@ -361,11 +361,12 @@ overPackage(const Package &Pkg, std::vector<RequirementRange> Own) {
 }
 
 std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
-                                                  const Release &Rel) {
+                                                  const Release &Rel,
+                                                  RangeMemo *Memo) {
   // Left encoded: what the solver reads of it read alone.
   if (std::optional<Deferred<RequirementMap>::Encoded> E =
           Rel.Requires.encoded())
-    return overPackage(Pkg, readRanges(*E));
+    return overPackage(Pkg, readRanges(*E, Memo));
   std::vector<RequirementRange> Own;
   Own.reserve(Rel.Requires.size());
   for (const auto &[Key, R] : Rel.Requires)
@@ -374,14 +375,14 @@ std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
 }
 
 std::optional<std::vector<RequirementRange>>
-requirementRangesOf(const Package &Pkg, size_t I) {
+requirementRangesOf(const Package &Pkg, size_t I, RangeMemo *Memo) {
   std::optional<ReleaseList::KeptBody> Body = Pkg.Releases.keptBody(I);
   if (!Body)
     return std::nullopt;
   Deferred<RequirementMap>::Encoded E;
   if (!readReleaseRequires(*Body, E))
     detail::deferredDecodeFailed(Body->File, Body->CacheFile);
-  return overPackage(Pkg, readRanges(E));
+  return overPackage(Pkg, readRanges(E, Memo));
 }
 
 PackageDependencies FactProvider::dependencies(const std::string &P,
@@ -417,10 +418,10 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   // (requirementRangesOf(Pkg, I)) and the release stays undecoded.
   std::optional<std::vector<RequirementRange>> Kept;
   if (!Compiles && V.epoch() == SourceEpoch)
-    Kept = requirementRangesOf(*Pkg, *Index);
+    Kept = requirementRangesOf(*Pkg, *Index, &Ranges);
   const Release *Rel = Kept ? nullptr : &Pkg->Releases[*Index];
   std::vector<RequirementRange> Reqs =
-      Kept ? std::move(*Kept) : requirementRangesOf(*Pkg, *Rel);
+      Kept ? std::move(*Kept) : requirementRangesOf(*Pkg, *Rel, &Ranges);
   std::vector<std::pair<std::string, VersionSet>> On;
   if (V.epoch() == PrebuiltEpoch) {
     std::string Why = prebuiltMismatch(*Pkg, *Rel);
@@ -433,7 +434,7 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
     }
     for (const RequirementRange &R : Reqs)
       if (R.Key != "nvcc" && R.Key != "gcc" && R.Key != "clang")
-        addRequirement(R.Key, R.Range, R.Extras, On);
+        addRequirement(R.Key, R.range(), R.Extras, On);
     return PackageDependencies::available(std::move(On));
   }
   if (Compiles && !Targets.empty() && !Rel->Archs.empty()) {
@@ -450,10 +451,10 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
     if (!Compiles && (Key == "nvcc" || Key == "gcc" || Key == "clang"))
       continue;
     if (!R.Extras.empty()) {
-      addRequirement(Key, R.Range, R.Extras, On);
+      addRequirement(Key, R.range(), R.Extras, On);
       continue;
     }
-    auto Dep = mapRequirement(Key, std::move(R.Range));
+    auto Dep = mapRequirement(Key, R);
     HasNvcc |= Dep.first == NvccPkg;
     if (Dep.first == CompilerPkg) {
       if (HasCompiler) {
@@ -593,6 +594,25 @@ FactProvider::mapRequirement(StringRef Key, VersionSet &&R) const {
   if (Key != "gcc" && Key != "clang" && kindOf(Key) == Kind::Python)
     return {Key.str(), lift(std::move(R), SourceEpoch)};
   return mapRequirement(Key, std::as_const(R));
+}
+
+std::pair<std::string, VersionSet>
+FactProvider::mapRequirement(StringRef Key, RequirementRange &R) const {
+  if (!R.Shared)
+    return mapRequirement(Key, std::move(R.Range));
+  // The slot of each way mapRequirement() maps a range (Unknown never
+  // stays: kindOf() reads the manifest).
+  unsigned Slot = 0;
+  if (Key == "clang") {
+    Slot = 1;
+  } else if (Key != "gcc") {
+    Kind K = kindOf(Key);
+    Slot = K == Kind::None ? 2 : K == Kind::Python ? 3 : 4;
+  }
+  std::optional<VersionSet> &Mapped = MappedRanges[R.Shared][Slot];
+  if (!Mapped)
+    Mapped = mapRequirement(Key, *R.Shared).second;
+  return {Key.str(), *Mapped};
 }
 
 Version FactProvider::compilerVersion(const CompilerFacts &C) {

@@ -23,9 +23,11 @@
 #include "core/solver/PackageSolver.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -159,6 +161,10 @@ public:
                                                     const VersionSet &R) const;
   std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
                                                     VersionSet &&R) const;
+  /// The same for a requirement read with the provider's memo (Shared):
+  /// each distinct range mapped once per kind of key (MappedRanges).
+  std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
+                                                    RequirementRange &R) const;
   /// mapRequirement, plus one dependency per extra the requirement names.
   void addRequirement(const Requirement &R,
                       std::vector<std::pair<std::string, VersionSet>> &Out) const;
@@ -240,6 +246,13 @@ private:
     return It->second;
   }
   mutable llvm::StringMap<Kind> ExistsMemo;
+  /// Every release's requirements read through it: a range decoded once.
+  RangeMemo Ranges;
+  /// Per range of Ranges, what mapRequirement() makes of it for a key
+  /// that is gcc, clang, or of Kind None, Python or Compiled.
+  mutable llvm::DenseMap<const VersionSet *,
+                         std::array<std::optional<VersionSet>, 5>>
+      MappedRanges;
   const Facts &F;
   const KnowledgeBase &KB;
   std::vector<std::string> Targets;
@@ -259,13 +272,15 @@ requirementsOf(const Package &Pkg, const Release &Rel);
 /// The same entries as the solver reads them (key, range, extras): a
 /// release's requirements still encoded (the load cache's) are read without
 /// being decoded whole (readRequirementRanges()), and stay encoded.
+/// With \p Memo, the ranges read from bytes are the memo's (Shared).
 std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
-                                                  const Release &Rel);
+                                                  const Release &Rel,
+                                                  RangeMemo *Memo = nullptr);
 /// The same for release I of Pkg while it is kept as bytes
 /// (ReleaseList::keptBody()), read from them without decoding the release;
 /// nullopt once it is decoded (read that one).
 std::optional<std::vector<RequirementRange>>
-requirementRangesOf(const Package &Pkg, size_t I);
+requirementRangesOf(const Package &Pkg, size_t I, RangeMemo *Memo = nullptr);
 
 } // namespace cudadeps
 

@@ -328,6 +328,25 @@ template <class C, class T> void codec(C &Cd, Deferred<T> &X) {
   }
 }
 
+/// A value written as its own bytes (a length, then its encoding), so that
+/// a reader can take those bytes whole, as a view, without decoding them
+/// (readRequirementRanges() looks a range up by its bytes).
+template <class T> struct Nested {
+  T &Value;
+};
+template <class C, class T> void codec(C &Cd, Nested<T> &X) {
+  if constexpr (C::Decoding) {
+    BinaryDecoder Inner(Cd.bytes(), Cd.file());
+    codec(Inner, X.Value);
+    if (!Inner.ok())
+      Cd.fail();
+  } else {
+    BinaryEncoder Inner(Cd.file());
+    codec(Inner, X.Value);
+    Cd.bytes(Inner.take());
+  }
+}
+
 /// A location in the blob's own file is one byte; another file is named.
 template <class C> void codec(C &Cd, SourceLocation &X) {
   bool Own = !C::Decoding && X.File == Cd.file();

@@ -29,7 +29,8 @@ constexpr StringRef Magic = "cudadeps load cache\n";
 /// 2: a Version is a flags value, its release and only the parts present.
 /// 3: a release's requirements are their own bytes (kept until read).
 /// 4: a release is its version and the bytes of the rest (kept until read).
-constexpr uint64_t FormatVersion = 4;
+/// 5: a requirement's range is its own bytes (decoded once per distinct one).
+constexpr uint64_t FormatVersion = 5;
 
 uint64_t nanoseconds(const struct timespec &T) {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);

@@ -300,6 +300,22 @@ TEST_F(LoadCacheTest, ARequirementsRangesAreReadWithoutDecodingTheRest) {
     EXPECT_EQ(ReadFromBody[K].Range, Read[K].Range);
     EXPECT_EQ(ReadFromBody[K].Extras, Read[K].Extras);
   }
+  // Through a memo: the same ranges, each distinct one decoded once and
+  // shared by every read of it.
+  RangeMemo Memo;
+  std::vector<RequirementRange> Memoized, Again;
+  ASSERT_TRUE(readRequirementRanges(*E, Memoized, &Memo));
+  ASSERT_TRUE(readRequirementRanges(FromBody, Again, &Memo));
+  ASSERT_EQ(Memoized.size(), Read.size());
+  ASSERT_EQ(Again.size(), Read.size());
+  for (size_t K = 0; K < Read.size(); ++K) {
+    ASSERT_TRUE(Memoized[K].Shared) << K;
+    EXPECT_EQ(Memoized[K].Key, Read[K].Key);
+    EXPECT_EQ(Memoized[K].range(), Read[K].Range) << Read[K].Key.str();
+    EXPECT_TRUE(Memoized[K].Range.isEmpty()) << "not decoded twice";
+    EXPECT_EQ(Memoized[K].Extras, Read[K].Extras);
+    EXPECT_EQ(Again[K].Shared, Memoized[K].Shared) << Read[K].Key.str();
+  }
   // Once decoded there is nothing left encoded to read.
   EXPECT_EQ(Rel.Requires.size(), 3u);
   EXPECT_FALSE(Rel.Requires.encoded());
@@ -307,14 +323,16 @@ TEST_F(LoadCacheTest, ARequirementsRangesAreReadWithoutDecodingTheRest) {
   for (llvm::StringRef Bad : {E->Bytes.drop_back(), E->Bytes.drop_back(3)}) {
     Deferred<RequirementMap>::Encoded Cut = *E;
     Cut.Bytes = Bad;
-    std::vector<RequirementRange> Out;
+    std::vector<RequirementRange> Out, OutMemo;
     EXPECT_FALSE(readRequirementRanges(Cut, Out));
+    EXPECT_FALSE(readRequirementRanges(Cut, OutMemo, &Memo));
   }
   std::string Longer = E->Bytes.str() + "x";
   Deferred<RequirementMap>::Encoded More = *E;
   More.Bytes = Longer;
-  std::vector<RequirementRange> Out;
+  std::vector<RequirementRange> Out, OutMemo;
   EXPECT_FALSE(readRequirementRanges(More, Out));
+  EXPECT_FALSE(readRequirementRanges(More, OutMemo, &Memo));
 }
 
 TEST_F(LoadCacheTest, ThePythonReleasesTheSolverWeighsStayUndecoded) {
