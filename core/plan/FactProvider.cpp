@@ -423,6 +423,9 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   std::vector<RequirementRange> Reqs =
       Kept ? std::move(*Kept) : requirementRangesOf(*Pkg, *Rel, &Ranges);
   std::vector<std::pair<std::string, VersionSet>> On;
+  // Each requirement, and a compiled one's nvcc and host compiler (extras
+  // add more).
+  On.reserve(Reqs.size() + (Compiles ? 2 : 0));
   if (V.epoch() == PrebuiltEpoch) {
     std::string Why = prebuiltMismatch(*Pkg, *Rel);
     if (!Why.empty())
