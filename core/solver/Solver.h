@@ -855,11 +855,7 @@ private:
     // Per package and version: the size of its proof once it is known dead
     // (0: not known dead).
     std::vector<std::vector<uint64_t>> Size;
-    std::vector<std::vector<uint32_t>> Into; // per dependee: its edges
-    auto Grow = [&] {
-      Into.resize(Names.size());
-      Size.resize(Names.size());
-    };
+    auto Grow = [&] { Size.resize(Names.size()); };
     // Found dead in the order of their proofs' sizes, smallest first
     // (Knuth's generalization of Dijkstra's algorithm to derivations): a
     // version is dead once one of its dependencies allows only versions
@@ -901,9 +897,33 @@ private:
           for (auto Run : D.On[J].second.rangesIn(info(Dep).Ascending))
             Pr.Runs.push_back(Run);
           E.RunsEnd = Pr.Runs.size();
-          Into[Dep].push_back(Pr.Edges.size());
           Pr.Edges.push_back(E);
         }
+      }
+    }
+    // Per version of every package (numbered from Base[Pkg] on): the edges
+    // whose range allows it, in the order made, one array (Allowing, from
+    // Start[Slot] to Start[Slot + 1]). A version's death visits those
+    // alone, not every edge into its package (most allow other versions),
+    // and reads them in one place.
+    std::vector<uint32_t> Base(Names.size() + 1, 0);
+    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
+      Base[Pkg + 1] = Base[Pkg] + uint32_t(Size[Pkg].size());
+    std::vector<uint32_t> Start(Base.back() + 1, 0);
+    for (const PruneEdge &E : Pr.Edges)
+      for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
+        for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
+          ++Start[Base[E.Dependee] + K + 1];
+    for (size_t Slot = 1; Slot < Start.size(); ++Slot)
+      Start[Slot] += Start[Slot - 1];
+    std::vector<uint32_t> Allowing(Start.back());
+    {
+      std::vector<uint32_t> Next(Start.begin(), Start.end() - 1);
+      for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
+        const PruneEdge &Edge = Pr.Edges[E];
+        for (uint32_t R = Edge.Runs; R < Edge.RunsEnd; ++R)
+          for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
+            Allowing[Next[Base[Edge.Dependee] + K]++] = E;
       }
     }
     // Per edge: how many versions its range allows that are not known dead
@@ -929,13 +949,10 @@ private:
         continue; // known dead already, by a smaller proof
       Size[C.Pkg][C.Index] = C.Size;
       Pr.Deaths.push_back({C.Pkg, C.Index, C.Edge});
-      for (uint32_t E : Into[C.Pkg]) {
+      uint32_t Slot = Base[C.Pkg] + C.Index;
+      for (uint32_t A = Start[Slot]; A < Start[Slot + 1]; ++A) {
+        uint32_t E = Allowing[A];
         const PruneEdge &Edge = Pr.Edges[E];
-        bool Allows = false;
-        for (uint32_t R = Edge.Runs; R < Edge.RunsEnd && !Allows; ++R)
-          Allows = Pr.Runs[R].first <= C.Index && C.Index < Pr.Runs[R].second;
-        if (!Allows)
-          continue;
         Below[E] = std::min<uint64_t>(Below[E] + C.Size, uint64_t(1) << 62);
         if (--Waiting[E] == 0 && !Size[Edge.Depender][Edge.Index])
           Offer(E);
