@@ -340,10 +340,9 @@ private:
   /// every version is a plain release, two or three values in all; the
   /// manifests of a large registry hold hundreds of thousands of them.
   template <class C> friend void fields(C &Cd, Version &V) {
-    enum : unsigned {
-      FEpoch = 1, FPre = 2, FPost = 4, FDev = 8, FLocal = 16,
-      FMinOfRelease = 32, FMaxLocal = 64, FMaxPost = 128
-    };
+    // Constants, not an enumeration: each ?: below mixes one with 0.
+    constexpr unsigned FEpoch = 1, FPre = 2, FPost = 4, FDev = 8, FLocal = 16,
+                       FMinOfRelease = 32, FMaxLocal = 64, FMaxPost = 128;
     unsigned Flags = 0;
     if constexpr (!C::Decoding)
       Flags = (V.Epoch ? FEpoch : 0) | (V.HasPre ? FPre : 0) |
