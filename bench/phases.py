@@ -28,6 +28,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import problems as P  # noqa: E402
+
 # (label, pattern of the demangled function name): a phase is every call of
 # that function, wherever it is called from (the provider's dependencies and
 # choosing versions count in the solve, in pruning and in the queries alike),
@@ -79,9 +82,8 @@ def split_place(place):
 
 def measure(exe, problem, tmp, tag):
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, tag, "cache"))
-    args = ["resolve", os.path.join(problem, "cudadeps.toml"),
-            "--facts", os.path.join(problem, "facts.toml"),
-            "--registry", os.path.join(problem, "registry"),
+    project, facts, registry = P.cudadeps_paths(problem)
+    args = ["resolve", project, "--facts", facts, "--registry", registry,
             "--format", "json"]
     first = subprocess.run([exe] + args, env=env, capture_output=True)
     if first.returncode not in (0, 1):
@@ -131,7 +133,7 @@ def main():
         exes.append(("baseline", a.baseline))
     with tempfile.TemporaryDirectory(prefix="cudadeps-phases-") as tmp:
         for number, problem in enumerate(a.problems):
-            if not os.path.isfile(os.path.join(problem, "cudadeps.toml")):
+            if not os.path.isfile(P.cudadeps_paths(problem)[0]):
                 sys.exit("%s: not a problem directory (no cudadeps.toml)"
                          % problem)
             print("%s" % os.path.basename(os.path.normpath(problem)))

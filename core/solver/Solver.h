@@ -906,25 +906,26 @@ private:
     // Start[Slot] to Start[Slot + 1]). A version's death visits those
     // alone, not every edge into its package (most allow other versions),
     // and reads them in one place.
-    std::vector<uint32_t> Base(Names.size() + 1, 0);
+    std::vector<size_t> Base(Names.size() + 1, 0);
     for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
-      Base[Pkg + 1] = Base[Pkg] + uint32_t(Size[Pkg].size());
-    std::vector<uint32_t> Start(Base.back() + 1, 0);
-    for (const PruneEdge &E : Pr.Edges)
-      for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
-        for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
-          ++Start[Base[E.Dependee] + K + 1];
-    for (size_t Slot = 1; Slot < Start.size(); ++Slot)
-      Start[Slot] += Start[Slot - 1];
-    std::vector<uint32_t> Allowing(Start.back());
-    {
-      std::vector<uint32_t> Next(Start.begin(), Start.end() - 1);
+      Base[Pkg + 1] = Base[Pkg] + Size[Pkg].size();
+    // Each (edge, slot of a version its range allows), in the order made.
+    auto EachAllowed = [&](auto Visit) {
       for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
         const PruneEdge &Edge = Pr.Edges[E];
         for (uint32_t R = Edge.Runs; R < Edge.RunsEnd; ++R)
           for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
-            Allowing[Next[Base[Edge.Dependee] + K]++] = E;
+            Visit(E, Base[Edge.Dependee] + K);
       }
+    };
+    std::vector<size_t> Start(Base.back() + 1, 0);
+    EachAllowed([&](uint32_t, size_t Slot) { ++Start[Slot + 1]; });
+    for (size_t Slot = 1; Slot < Start.size(); ++Slot)
+      Start[Slot] += Start[Slot - 1];
+    std::vector<uint32_t> Allowing(Start.back());
+    {
+      std::vector<size_t> Next(Start.begin(), Start.end() - 1);
+      EachAllowed([&](uint32_t E, size_t Slot) { Allowing[Next[Slot]++] = E; });
     }
     // Per edge: how many versions its range allows that are not known dead
     // yet, and the summed proof sizes of those that are.
@@ -949,8 +950,8 @@ private:
         continue; // known dead already, by a smaller proof
       Size[C.Pkg][C.Index] = C.Size;
       Pr.Deaths.push_back({C.Pkg, C.Index, C.Edge});
-      uint32_t Slot = Base[C.Pkg] + C.Index;
-      for (uint32_t A = Start[Slot]; A < Start[Slot + 1]; ++A) {
+      size_t Slot = Base[C.Pkg] + C.Index;
+      for (size_t A = Start[Slot]; A < Start[Slot + 1]; ++A) {
         uint32_t E = Allowing[A];
         const PruneEdge &Edge = Pr.Edges[E];
         Below[E] = std::min<uint64_t>(Below[E] + C.Size, uint64_t(1) << 62);
