@@ -398,6 +398,7 @@ private:
     uint32_t From, To;
     bool NeedsNone;
   };
+  static constexpr uint32_t NotIndexed = ~uint32_t(0);
   /// What prune() found, kept to write each proof when it is read.
   struct Pruning {
     std::vector<PruneEdge> Edges;
@@ -414,6 +415,14 @@ private:
     llvm::DenseMap<uint64_t, LazyProof> Lazy;
     /// Every dead version's incompatibility, each once, in the order made.
     std::vector<IncompId> Ruled;
+    /// Per incompatibility id (below Own.size()), where it is a dead
+    /// version's: how many incompatibilities its proof adds (0 for any
+    /// other; NotIndexed until indexDeadProof()), and the dead versions'
+    /// incompatibilities its proof rests on (Rests, from RestsAt[Id].first
+    /// to .second).
+    std::vector<uint32_t> Own;
+    std::vector<std::pair<uint32_t, uint32_t>> RestsAt;
+    std::vector<IncompId> Rests;
   };
 
   /// An incompatibility in a package's list (ByPackage), with the place on
@@ -1035,6 +1044,11 @@ private:
         Pr.Why[X.Pkg][K] = Id;
     }
 
+    Pr.Own.assign(Store.size(), 0);
+    Pr.RestsAt.resize(Store.size());
+    for (IncompId Id : Pr.Ruled)
+      Pr.Own[Id] = NotIndexed;
+
     // Back to the root's level, every dead version ruled out there.
     Work.Backjumped += Solution.decisionLevel() - 1; // the root's level is 1
     Dropped.clear();
@@ -1150,6 +1164,9 @@ private:
     auto It = Dead.Lazy.find(Id);
     if (It == Dead.Lazy.end())
       return;
+    // What its count reads from the lazy proof, kept before that goes.
+    if (Dead.Own[Id] == NotIndexed)
+      indexDeadProof(Id);
     const LazyProof L = It->second;
     Dead.Lazy.erase(It);
     const PruneDeath &X = Dead.Deaths[L.Death];
@@ -1226,15 +1243,19 @@ private:
       if (Mark == ProofStamp)
         continue;
       Mark = ProofStamp;
-      const IncompatibilityT &I =
-          Id & ProofBit ? Proofs[Id & ~ProofBit] : Store[Id];
-      if (auto Lazy = Dead.Lazy.find(Id); Lazy != Dead.Lazy.end()) {
-        Count += proofSize(Lazy->second);
-        const PruneEdge &E = Dead.Edges[Dead.Deaths[Lazy->second.Death].Edge];
-        for (IncompId Other : deadAllowed(E))
-          Stack.push_back(Other);
+      if (!(Id & ProofBit) && Id < Dead.Own.size() && Dead.Own[Id]) {
+        // A dead version's: its proof's own steps (written or not) and the
+        // dead versions' it rests on, from the index.
+        if (Dead.Own[Id] == NotIndexed)
+          indexDeadProof(Id);
+        Count += Dead.Own[Id];
+        auto [From, To] = Dead.RestsAt[Id];
+        Stack.insert(Stack.end(), Dead.Rests.begin() + From,
+                     Dead.Rests.begin() + To);
       } else {
         ++Count;
+        const IncompatibilityT &I =
+            Id & ProofBit ? Proofs[Id & ~ProofBit] : Store[Id];
         if (I.Kind == CauseKind::Derived) {
           Stack.push_back(I.Cause2);
           Stack.push_back(I.Cause1);
@@ -1244,6 +1265,29 @@ private:
         return false;
     }
     return true;
+  }
+
+  /// What dead version incompatibility Id's proof counts (proofWithin()),
+  /// indexed at its first count: the incompatibilities it adds
+  /// (proofSize(), the same whether materialize() has written it or not; 1
+  /// for an unavailable version) and the dead versions' incompatibilities
+  /// it rests on.
+  void indexDeadProof(IncompId Id) {
+    auto Lazy = Dead.Lazy.find(Id);
+    uint32_t From = uint32_t(Dead.Rests.size());
+    Dead.RestsAt[Id] = {From, From};
+    if (Lazy == Dead.Lazy.end()) {
+      // An unavailable version's (materialize() indexes a proof before it
+      // writes it).
+      assert(Store[Id].Kind == CauseKind::Unavailable && "a proof unindexed");
+      Dead.Own[Id] = 1;
+      return;
+    }
+    Dead.Own[Id] = uint32_t(proofSize(Lazy->second));
+    for (IncompId Other :
+         deadAllowed(Dead.Edges[Dead.Deaths[Lazy->second.Death].Edge]))
+      Dead.Rests.push_back(Other);
+    Dead.RestsAt[Id].second = uint32_t(Dead.Rests.size());
   }
 
   /// Learns the root cause of a satisfied incompatibility and backjumps;
