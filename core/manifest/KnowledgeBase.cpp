@@ -726,11 +726,11 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
 // A field added to one of these rows must be added to its list below (and
 // LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(ToolkitRow) == 344 && sizeof(DriverFloorRow) == 200 &&
-                  sizeof(TorchRow) == 408 && sizeof(ProvisionRow) == 232 &&
+static_assert(sizeof(ToolkitRow) == 256 && sizeof(DriverFloorRow) == 112 &&
+                  sizeof(TorchRow) == 232 && sizeof(ProvisionRow) == 144 &&
                   sizeof(NoProvisionRow) == 88 &&
-                  sizeof(TorchCompilerBound) == 392 &&
-                  sizeof(TorchHostCompilerRow) == 216,
+                  sizeof(TorchCompilerBound) == 128 &&
+                  sizeof(TorchHostCompilerRow) == 128,
               "a knowledge-base row changed: update its field list here");
 #endif
 
@@ -847,10 +847,12 @@ const Version *ProvisionRow::component(StringRef Name) const {
 }
 
 const ProvisionRow *KnowledgeBase::provision(const Version &Wanted) const {
-  ArrayRef<uint64_t> Want = Wanted.release();
+  ReleaseNumbers WantNumbers = Wanted.release();
+  ArrayRef<uint64_t> Want = WantNumbers;
   const ProvisionRow *Best = nullptr;
   for (const ProvisionRow &Row : Provisions) {
-    ArrayRef<uint64_t> Have = Row.Cuda.release();
+    ReleaseNumbers HaveNumbers = Row.Cuda.release();
+    ArrayRef<uint64_t> Have = HaveNumbers;
     if (Have.size() < Want.size() || Have.take_front(Want.size()) != Want)
       continue;
     if (Have.size() == Want.size())
@@ -932,7 +934,7 @@ bool TorchRow::hasCudaMajor(uint64_t Major) const {
 }
 
 const TorchRow *KnowledgeBase::torchRow(const Version &Torch) const {
-  ArrayRef<uint64_t> R = Torch.release();
+  ReleaseNumbers R = Torch.release();
   if (R.size() < 2)
     return nullptr;
   for (const TorchRow &Row : Torches)

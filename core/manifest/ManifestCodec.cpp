@@ -12,12 +12,12 @@ namespace cudadeps {
 static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 144 &&
                   sizeof(Arch) == 120 && sizeof(MatrixDims) == 136 &&
                   sizeof(MatrixExclude) == 152 &&
-                  sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 320 &&
+                  sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 232 &&
                   sizeof(BuildSpec) == 136 && sizeof(Fallback) == 208 &&
                   sizeof(Package) == 568 && sizeof(Project) == 160 &&
                   sizeof(Manifest) == 832 && sizeof(Diagnostic) == 120 &&
-                  sizeof(SourceLocation) == 16 && sizeof(Version) == 112 &&
-                  sizeof(Bound) == 128 && sizeof(VersionSet) == 24,
+                  sizeof(SourceLocation) == 16 && sizeof(Version) == 24 &&
+                  sizeof(Bound) == 40 && sizeof(VersionSet) == 24,
               "a manifest struct changed: update its field list here");
 #endif
 

@@ -85,7 +85,8 @@ std::vector<WheelFile> wheelsIn(StringRef Dir, StringRef Machine) {
 }
 
 bool startsWith(const Version &V, ArrayRef<uint64_t> Prefix) {
-  ArrayRef<uint64_t> R = V.release();
+  ReleaseNumbers Numbers = V.release();
+  ArrayRef<uint64_t> R = Numbers;
   return R.size() >= Prefix.size() && R.take_front(Prefix.size()) == Prefix;
 }
 
@@ -98,6 +99,13 @@ const WheelFile *newest(const std::vector<WheelFile> &Wheels, StringRef Dist,
         (!Best || Best->Ver < W.Ver))
       Best = &W;
   return Best;
+}
+/// The newest wheel of \p Dist whose version starts with \p Prefix's
+/// release.
+const WheelFile *newest(const std::vector<WheelFile> &Wheels, StringRef Dist,
+                        const Version &Prefix) {
+  ReleaseNumbers Numbers = Prefix.release();
+  return newest(Wheels, Dist, ArrayRef<uint64_t>(Numbers));
 }
 
 std::string versionsOf(const std::vector<WheelFile> &Wheels, StringRef Dist) {
@@ -259,8 +267,8 @@ Expected<std::string> verify(const InstallRequest &R, const InstallPlan &Plan,
     return failure("verification failed: " + Nvcc + " --version says '" +
                    *Said + "'");
   }
-  bool Matches = Want->release().size() >= 3 ? *Got == *Want
-                                             : startsWith(*Got, Want->release());
+  ReleaseNumbers Wanted = Want->release();
+  bool Matches = Wanted.size() >= 3 ? *Got == *Want : startsWith(*Got, Wanted);
   if (!Matches)
     return failure("verification failed: " + Nvcc + " --version says " +
                    Got->str() + ", expected " + Plan.Version);
@@ -334,9 +342,8 @@ Expected<InstallPlan> planToolkitInstall(const InstallRequest &R,
     Plan.How = ToolkitOrigin::Kind::Wheels;
     Plan.From = std::string(Abs);
     std::vector<WheelFile> Found = wheelsIn(Plan.From, R.Machine);
-    const WheelFile *Nvcc =
-        Row ? newest(Found, "nvidia-cuda-nvcc", Row->Cuda.release())
-            : newest(Found, "nvidia-cuda-nvcc", Wanted->release());
+    const WheelFile *Nvcc = Row ? newest(Found, "nvidia-cuda-nvcc", Row->Cuda)
+                                : newest(Found, "nvidia-cuda-nvcc", *Wanted);
     if (Row && Nvcc && !(Nvcc->Ver == Row->Cuda))
       Nvcc = nullptr;
     if (!Nvcc)
@@ -345,15 +352,16 @@ Expected<InstallPlan> planToolkitInstall(const InstallRequest &R,
                      R.Machine + " (nvidia-cuda-nvcc wheels found: " +
                      versionsOf(Found, "nvidia-cuda-nvcc") + ")");
     Plan.Version = Nvcc->Ver.str();
-    ArrayRef<uint64_t> Minor = ArrayRef<uint64_t>(Nvcc->Ver.release()).take_front(2);
+    ReleaseNumbers NvccRelease = Nvcc->Ver.release();
+    ArrayRef<uint64_t> Minor = ArrayRef<uint64_t>(NvccRelease).take_front(2);
     for (StringRef C : Components) {
       const WheelFile *W = nullptr;
       if (const Version *Pin = Row ? Row->component(C) : nullptr)
-        W = newest(Found, C, Pin->release());
+        W = newest(Found, C, *Pin);
       if (W && Row && !(W->Ver == *Row->component(C)))
         W = nullptr;
       if (!W && is_contained(SameVersion, C))
-        W = newest(Found, C, Nvcc->Ver.release());
+        W = newest(Found, C, Nvcc->Ver);
       if (!W && !is_contained(SameVersion, C))
         W = newest(Found, C, Minor);
       if (!W && C == "nvidia-cuda-cccl")

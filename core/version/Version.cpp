@@ -164,23 +164,85 @@ public:
 
 } // namespace
 
-Version::Version(llvm::ArrayRef<uint64_t> R) : Release(R.begin(), R.end()) {
-  if (Release.empty())
-    Release.push_back(0);
-  rekey();
+Version::Parts Version::plainParts(llvm::ArrayRef<uint64_t> R) {
+  Parts P;
+  P.Release = ReleaseNumbers(R.begin(), R.end());
+  if (P.Release.empty())
+    P.Release.push_back(0);
+  return P;
 }
 
-void Version::rekey() {
-  Key = 0;
-  size_t N = Release.size();
+Version::Version(llvm::ArrayRef<uint64_t> R) : Version(plainParts(R)) {}
+
+uint64_t Version::keyOf(const Parts &P) {
+  size_t N = P.Release.size();
   for (size_t I = 3; I < N; ++I)
-    if (Release[I] != 0)
-      return;
-  uint64_t S0 = N > 0 ? Release[0] : 0, S1 = N > 1 ? Release[1] : 0,
-           S2 = N > 2 ? Release[2] : 0;
-  if (Epoch >= (uint64_t(1) << 7) || (S0 | S1 | S2) >= (uint64_t(1) << 16))
+    if (P.Release[I] != 0)
+      return 0;
+  uint64_t S0 = N > 0 ? P.Release[0] : 0, S1 = N > 1 ? P.Release[1] : 0,
+           S2 = N > 2 ? P.Release[2] : 0;
+  if (P.Epoch >= EpochLimit || (S0 | S1 | S2) >= NumberLimit)
+    return 0;
+  return 1 | P.Epoch << 57 | S0 << 41 | S1 << 25 | S2 << 9;
+}
+
+Version::Version(Parts P) : Key(keyOf(P)), Tail(0) {
+  auto Fits = [](bool Has, uint64_t N) { return !Has || N < NumberLimit; };
+  if (Key && P.Release.size() <= CountMask && !P.Local &&
+      Fits(P.HasPre, P.PreNumber) && Fits(P.HasPost, P.PostNumber) &&
+      Fits(P.HasDev, P.DevNumber)) {
+    Tail = P.Release.size() | (P.HasPre ? FHasPre : 0) |
+           (P.HasPost ? FHasPost : 0) | (P.HasDev ? FHasDev : 0) |
+           (P.MinOfRelease ? FMinOfRelease : 0) | (P.MaxLocal ? FMaxLocal : 0) |
+           (P.MaxPost ? FMaxPost : 0);
+    if (P.HasPre)
+      Tail |= uint64_t(P.PreLetter) << PreLetterShift | P.PreNumber << PreShift;
+    if (P.HasPost)
+      Tail |= P.PostNumber << PostShift;
+    if (P.HasDev)
+      Tail |= P.DevNumber << DevShift;
     return;
-  Key = 1 | Epoch << 57 | S0 << 41 | S1 << 25 | S2 << 9;
+  }
+  // The numbers a flag does not name are 0, as parse() leaves them.
+  if (!P.HasPre) {
+    P.PreNumber = 0;
+    P.PreLetter = PreKind::Alpha;
+  }
+  if (!P.HasPost)
+    P.PostNumber = 0;
+  if (!P.HasDev)
+    P.DevNumber = 0;
+  Ext = llvm::makeIntrusiveRefCnt<const Shared>(std::move(P));
+}
+
+ReleaseNumbers Version::release() const {
+  if (Ext)
+    return Ext->P.Release;
+  ReleaseNumbers R;
+  R.resize(Tail & CountMask);
+  for (size_t I = 0; I < R.size() && I < 3; ++I)
+    R[I] = segment(I);
+  return R;
+}
+
+Version::Parts Version::parts() const {
+  if (Ext)
+    return Ext->P;
+  Parts P;
+  P.Release = release();
+  P.Epoch = epoch();
+  After A = after();
+  P.PreNumber = A.PreNumber;
+  P.PostNumber = A.PostNumber;
+  P.DevNumber = A.DevNumber;
+  P.PreLetter = A.PreLetter;
+  P.HasPre = A.HasPre;
+  P.HasPost = A.HasPost;
+  P.HasDev = A.HasDev;
+  P.MinOfRelease = A.MinOfRelease;
+  P.MaxLocal = A.MaxLocal;
+  P.MaxPost = A.MaxPost;
+  return P;
 }
 
 llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
@@ -195,8 +257,7 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
   if (Trimmed.empty())
     return P.error("expected a version such as '1.2.3' or '2.11.0+cu128'");
 
-  Version V;
-  V.Release.clear();
+  Parts V;
   if (P.peek() == 'v' && P.digitAt(1))
     ++P.Pos;
   if (!P.digitAt(0))
@@ -314,6 +375,7 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
     }
     V.Local = std::make_shared<const std::string>(llvm::join(Segments, "."));
   }
+  Version Out(std::move(V));
 
   if (!P.atEnd()) {
     llvm::StringRef Rest = llvm::StringRef(P.Text).substr(P.Pos);
@@ -324,137 +386,144 @@ llvm::Expected<Version> Version::parse(llvm::StringRef Input) {
   }
   // The canonical text ("c" is written "rc0", "-1" ".post1") is held to the
   // same limit, so whatever is written reads back.
-  if (size_t N = V.str().size(); N > MaxVersionLength)
+  if (size_t N = Out.str().size(); N > MaxVersionLength)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "invalid version " + quote(Input) + ": its canonical form has " +
             llvm::Twine(N) + " characters, at most " +
             llvm::Twine(MaxVersionLength) + " are allowed");
-  V.rekey();
-  return V;
+  return Out;
 }
 
 Version Version::withoutLocal() const {
-  Version V = *this;
-  V.Local.reset();
-  V.MaxLocal = false;
-  return V;
+  if (!Ext && !(Tail & FMaxLocal))
+    return *this;
+  Parts P = parts();
+  P.Local.reset();
+  P.MaxLocal = false;
+  return Version(std::move(P));
 }
 
 Version Version::truncated(size_t N) const {
   N = std::max<size_t>(N, 1);
   llvm::SmallVector<uint64_t, 4> R(N, 0);
-  for (size_t I = 0; I < N && I < Release.size(); ++I)
-    R[I] = Release[I];
-  Version V(R);
-  V.Epoch = Epoch;
-  V.rekey();
-  return V;
+  for (size_t I = 0; I < N; ++I)
+    R[I] = segment(I);
+  Parts P = plainParts(R);
+  P.Epoch = epoch();
+  return Version(std::move(P));
 }
 
 Version Version::bumped(size_t I) const {
-  Version V = truncated(I + 1);
+  Parts V = truncated(I + 1).parts();
   // Carry past segments that cannot grow: every version with prefix 1.MAX
   // sorts below 2.dev0, as no segment can exceed MAX.
   size_t Pos = I + 1;
   while (Pos > 0 && V.Release[Pos - 1] == MaxNumber)
     --Pos;
   if (Pos == 0) {
-    if (Epoch == MaxNumber) {
+    if (epoch() == MaxNumber) {
       // Nothing real sorts above: use the sentinel after this release.
-      Version S = truncated(I + 1);
+      Parts S = truncated(I + 1).parts();
       S.MaxPost = true;
-      return S;
+      return Version(std::move(S));
     }
-    V.Epoch = Epoch + 1;
+    V.Epoch = epoch() + 1;
     V.Release = {0};
   } else {
     V.Release.resize(Pos);
     ++V.Release[Pos - 1];
   }
-  V.rekey();
   V.setDev(0);
-  return V;
+  return Version(std::move(V));
 }
 
 Version Version::lowestOfRelease() const {
-  Version V(Release);
-  V.Epoch = Epoch;
-  V.rekey();
+  ReleaseNumbers R = release();
+  Parts V = plainParts(R);
+  V.Epoch = epoch();
   V.setDev(0);
-  return V;
+  return Version(std::move(V));
 }
 
 Version Version::firstDevRelease() const {
-  Version V = sentinelBase().withoutLocal();
+  Parts V = sentinelBase().withoutLocal().parts();
   if (!V.HasDev)
     V.setDev(0);
-  return V;
+  return Version(std::move(V));
 }
 
 Version Version::afterAllLocals() const {
-  Version Base = sentinelBase().withoutLocal();
+  Parts Base = sentinelBase().withoutLocal().parts();
   if (Base.MaxPost)
-    return Base;
+    return Version(std::move(Base));
   // The least version above Base and all its locals, when one exists:
   // X.devN -> X.dev(N+1); X.postN -> X.post(N+1).dev0; X -> X.post0.dev0.
-  Version Next = Base;
+  Parts Next = Base;
   if (Base.HasDev) {
     if (Base.DevNumber != MaxNumber) {
       Next.setDev(Base.DevNumber + 1);
-      return Next;
+      return Version(std::move(Next));
     }
   } else if (!Base.HasPost) {
     Next.setPost(0);
     Next.setDev(0);
-    return Next;
+    return Version(std::move(Next));
   } else if (Base.PostNumber != MaxNumber) {
     Next.setPost(Base.PostNumber + 1);
     Next.setDev(0);
-    return Next;
+    return Version(std::move(Next));
   }
   Base.MaxLocal = true;
-  return Base;
+  return Version(std::move(Base));
 }
 
 Version Version::afterAllPosts() const {
-  Version Base = sentinelBase().withoutLocal();
+  Parts Base = sentinelBase().withoutLocal().parts();
   Base.HasPost = Base.HasDev = false;
   Base.PostNumber = Base.DevNumber = 0;
   if (Base.HasPre && Base.PreNumber != MaxNumber) {
     // After every 1.0a1.postN comes 1.0a2.dev0.
     Base.PreNumber += 1;
     Base.setDev(0);
-    return Base;
+    return Version(std::move(Base));
   }
   Base.MaxPost = true;
-  return Base;
+  return Version(std::move(Base));
 }
 
 Version Version::sentinelBase() const {
-  Version V = *this;
+  if (!isSentinel())
+    return *this;
+  Parts V = parts();
   V.MinOfRelease = V.MaxLocal = V.MaxPost = false;
-  return V;
+  return Version(std::move(V));
 }
 
 bool Version::isMinimum() const {
-  return Epoch == 0 &&
-         llvm::all_of(Release, [](uint64_t S) { return S == 0; }) &&
-         !HasPre && !HasPost && HasDev && DevNumber == 0 && !Local &&
+  if (!Ext) // 0 (its epoch and release) .dev0, nothing else
+    return Key == 1 && (Tail & ~CountMask) == FHasDev;
+  After A = after();
+  ReleaseNumbers R = release();
+  return epoch() == 0 &&
+         std::all_of(R.begin(), R.end(), [](uint64_t S) { return S == 0; }) &&
+         !A.HasPre && !A.HasPost && A.HasDev && A.DevNumber == 0 && !A.Local &&
          !isSentinel();
 }
 
 std::string Version::str() const {
   std::string Out;
-  if (Epoch)
+  if (uint64_t Epoch = epoch())
     Out += std::to_string(Epoch) + "!";
+  ReleaseNumbers Release = release();
   for (size_t I = 0; I < Release.size(); ++I) {
     if (I)
       Out += '.';
     Out += std::to_string(Release[I]);
   }
-  if (HasPre) {
-    switch (PreLetter) {
+  After A = after();
+  if (A.HasPre) {
+    switch (A.PreLetter) {
     case PreKind::Alpha:
       Out += 'a';
       break;
@@ -465,48 +534,89 @@ std::string Version::str() const {
       Out += "rc";
       break;
     }
-    Out += std::to_string(PreNumber);
+    Out += std::to_string(A.PreNumber);
   }
-  if (HasPost)
-    Out += ".post" + std::to_string(PostNumber);
-  if (HasDev)
-    Out += ".dev" + std::to_string(DevNumber);
-  if (Local)
-    Out += "+" + *Local;
-  if (MaxPost)
+  if (A.HasPost)
+    Out += ".post" + std::to_string(A.PostNumber);
+  if (A.HasDev)
+    Out += ".dev" + std::to_string(A.DevNumber);
+  if (A.Local)
+    Out += "+" + *A.Local;
+  if (A.MaxPost)
     Out += ".post*";
-  else if (MaxLocal)
+  else if (A.MaxLocal)
     Out += "+*";
-  else if (MinOfRelease)
+  else if (A.MinOfRelease)
     Out += ".dev-";
   return Out;
 }
 
+/// The order of a packed version's Tail among those of its release that
+/// are the release itself, one of its sentinels or a dev release of it, as
+/// compareAfterRelease() ranks them; -1 for any other.
+static int64_t quickRank(uint64_t Tail, uint64_t FHasPre, uint64_t FHasPost,
+                         uint64_t FHasDev, uint64_t FMin, uint64_t FMaxLocal,
+                         uint64_t FMaxPost, unsigned DevShift) {
+  if (Tail & (FHasPre | FHasPost))
+    return -1;
+  int Marks = bool(Tail & FMin) + bool(Tail & FMaxLocal) +
+              bool(Tail & FMaxPost) + bool(Tail & FHasDev);
+  if (Marks > 1)
+    return -1;
+  if (Tail & FHasDev)
+    return int64_t(1) << 16 | int64_t(Tail >> DevShift);
+  return int64_t(Tail & FMin        ? 0
+                 : Tail & FMaxPost  ? 4
+                 : Tail & FMaxLocal ? 3
+                                    : 2)
+         << 16;
+}
+
+std::strong_ordering Version::compareRest(const Version &O) const {
+  if (!(Key & O.Key & 1))
+    return compareParts(O);
+  // Equal keys (operator<=>()).
+  if (!Ext && !O.Ext) {
+    auto Rank = [](uint64_t T) {
+      return quickRank(T, FHasPre, FHasPost, FHasDev, FMinOfRelease, FMaxLocal,
+                       FMaxPost, DevShift);
+    };
+    int64_t L = Rank(Tail), R = Rank(O.Tail);
+    if (L >= 0 && R >= 0)
+      return L <=> R;
+  } else if (isPlain() && O.isPlain()) {
+    return std::strong_ordering::equal;
+  }
+  return compareAfterRelease(after(), O.after());
+}
+
 std::strong_ordering Version::compareParts(const Version &O) const {
-  if (Epoch != O.Epoch)
-    return Epoch <=> O.Epoch;
+  if (epoch() != O.epoch())
+    return epoch() <=> O.epoch();
   // Segment by segment; the longer release goes on against zeros.
-  size_t Common = std::min(Release.size(), O.Release.size());
+  ReleaseNumbers Release = release(), OtherRelease = O.release();
+  size_t Common = std::min(Release.size(), OtherRelease.size());
   for (size_t I = 0; I != Common; ++I)
-    if (Release[I] != O.Release[I])
-      return Release[I] <=> O.Release[I];
+    if (Release[I] != OtherRelease[I])
+      return Release[I] <=> OtherRelease[I];
   for (size_t I = Common; I < Release.size(); ++I)
     if (Release[I] != 0)
       return std::strong_ordering::greater;
-  for (size_t I = Common; I < O.Release.size(); ++I)
-    if (O.Release[I] != 0)
+  for (size_t I = Common; I < OtherRelease.size(); ++I)
+    if (OtherRelease[I] != 0)
       return std::strong_ordering::less;
   // Two plain releases (the common case) are equal here.
   if (isPlain() && O.isPlain())
     return std::strong_ordering::equal;
-  return compareAfterRelease(O);
+  return compareAfterRelease(after(), O.after());
 }
 
-std::strong_ordering Version::compareAfterRelease(const Version &O) const {
+std::strong_ordering Version::compareAfterRelease(const After &L,
+                                                  const After &R) {
   // A release, one of its sentinels or a dev release of it (the bounds of
   // nearly every version set: "<1.2" ends before 1.2.dev0), on both sides:
   // ordered by which one it is, as the parts below order them.
-  auto Rank = [](const Version &V) -> std::pair<int, uint64_t> {
+  auto Rank = [](const After &V) -> std::pair<int, uint64_t> {
     int Marks =
         int(V.MinOfRelease) + int(V.MaxLocal) + int(V.MaxPost) + int(V.HasDev);
     if (V.HasPre || V.HasPost || V.Local || Marks > 1)
@@ -515,14 +625,14 @@ std::strong_ordering Version::compareAfterRelease(const Version &O) const {
       return {1, V.DevNumber};
     return {V.MinOfRelease ? 0 : V.MaxPost ? 4 : V.MaxLocal ? 3 : 2, 0};
   };
-  if (auto L = Rank(*this), R = Rank(O); L.first >= 0 && R.first >= 0)
-    return L <=> R;
+  if (auto LR = Rank(L), RR = Rank(R); LR.first >= 0 && RR.first >= 0)
+    return LR <=> RR;
   auto Order = [](int C) {
     return C < 0 ? std::strong_ordering::less
                  : (C > 0 ? std::strong_ordering::greater
                           : std::strong_ordering::equal);
   };
-  auto PreKey = [](const Version &V) {
+  auto PreKey = [](const After &V) {
     if (V.MinOfRelease)
       return KeyPart{-1};
     if (!V.HasPre && !V.HasPost && V.HasDev)
@@ -531,33 +641,35 @@ std::strong_ordering Version::compareAfterRelease(const Version &O) const {
       return KeyPart{1};
     return KeyPart{0, static_cast<uint64_t>(V.PreLetter), V.PreNumber};
   };
-  auto PostKey = [](const Version &V) {
+  auto PostKey = [](const After &V) {
     if (V.MaxPost)
       return KeyPart{1};
     if (V.MinOfRelease || !V.HasPost)
       return KeyPart{-1};
     return KeyPart{0, V.PostNumber};
   };
-  auto DevKey = [](const Version &V) {
+  auto DevKey = [](const After &V) {
     if (V.MinOfRelease)
       return KeyPart{-1};
     if (V.MaxPost || !V.HasDev)
       return KeyPart{1};
     return KeyPart{0, V.DevNumber};
   };
-  if (int C = compareKeyPart(PreKey(*this), PreKey(O)))
+  if (int C = compareKeyPart(PreKey(L), PreKey(R)))
     return Order(C);
-  if (int C = compareKeyPart(PostKey(*this), PostKey(O)))
+  if (int C = compareKeyPart(PostKey(L), PostKey(R)))
     return Order(C);
-  if (int C = compareKeyPart(DevKey(*this), DevKey(O)))
+  if (int C = compareKeyPart(DevKey(L), DevKey(R)))
     return Order(C);
-  if (MaxPost || O.MaxPost || MinOfRelease || O.MinOfRelease)
+  if (L.MaxPost || R.MaxPost || L.MinOfRelease || R.MinOfRelease)
     return std::strong_ordering::equal;
-  if (MaxLocal || O.MaxLocal)
-    return MaxLocal == O.MaxLocal ? std::strong_ordering::equal
-                                  : (MaxLocal ? std::strong_ordering::greater
-                                              : std::strong_ordering::less);
-  return Order(compareLocal(local(), O.local()));
+  if (L.MaxLocal || R.MaxLocal)
+    return L.MaxLocal == R.MaxLocal
+               ? std::strong_ordering::equal
+               : (L.MaxLocal ? std::strong_ordering::greater
+                             : std::strong_ordering::less);
+  return Order(compareLocal(L.Local ? llvm::StringRef(*L.Local) : "",
+                            R.Local ? llvm::StringRef(*R.Local) : ""));
 }
 
 uint64_t Version::hash() const {
@@ -569,7 +681,8 @@ uint64_t Version::hash() const {
     return Key * 0x9e3779b97f4a7c15ull;
   uint64_t H = 0xcbf29ce484222325ull;
   auto Mix = [&H](uint64_t X) { H = (H ^ X) * 0x100000001b3ull; };
-  Mix(Epoch);
+  Mix(epoch());
+  ReleaseNumbers Release = release();
   size_t N = Release.size();
   while (N > 0 && Release[N - 1] == 0)
     --N;

@@ -12,6 +12,7 @@
 #define CUDADEPS_CORE_VERSION_VERSION_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -22,14 +23,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cudadeps {
 
 /// A release's numbers (1.2.3: 1, 2, 3): up to four inline, which nearly
-/// every version has, more on the heap. Versions are copied constantly
-/// (version sets, terms, decisions, decoding): copying an inline one copies
-/// five words, with no call and no allocation.
+/// every version has, more on the heap: what Version::release() returns and
+/// what parsing and decoding build a version from (copying an inline one
+/// copies five words, with no call and no allocation).
 class ReleaseNumbers {
 public:
   static constexpr size_t InlineSize = 4;
@@ -85,8 +87,13 @@ public:
   const uint64_t *end() const { return begin() + Count; }
   uint64_t &operator[](size_t I) { return begin()[I]; }
   uint64_t operator[](size_t I) const { return begin()[I]; }
+  uint64_t front() const { return begin()[0]; }
   uint64_t back() const { return begin()[Count - 1]; }
-  operator llvm::ArrayRef<uint64_t>() const { return {begin(), Count}; }
+  /// Not of a temporary: Version::release() returns a copy, and a view
+  /// of it would outlive it.
+  operator llvm::ArrayRef<uint64_t>() const & { return {begin(), Count}; }
+  operator llvm::ArrayRef<uint64_t>() const && = delete;
+  std::vector<uint64_t> vec() const { return {begin(), end()}; }
 
   void clear() { resize(0); }
   void push_back(uint64_t N) {
@@ -162,17 +169,19 @@ class Version {
 public:
   enum class PreKind : uint8_t { Alpha, Beta, RC };
 
+  /// 0 (an empty release reads as 0).
   Version() = default;
   Version(const Version &) = default;
   Version &operator=(const Version &) = default;
-  // A move allocates nothing (the release is inline up to four segments,
-  // else its buffer is taken): noexcept, so that vectors of versions, and
-  // of what holds them, move rather than copy when they grow.
+  // noexcept, so that vectors of versions, and of what holds them, move
+  // rather than copy when they grow.
   Version(Version &&) noexcept = default;
   Version &operator=(Version &&) noexcept = default;
   /// A plain release version, e.g. Version({12, 8}).
   explicit Version(llvm::ArrayRef<uint64_t> Release);
   explicit Version(std::initializer_list<uint64_t> Release)
+      : Version(llvm::ArrayRef<uint64_t>(Release)) {}
+  explicit Version(const ReleaseNumbers &Release)
       : Version(llvm::ArrayRef<uint64_t>(Release)) {}
 
   /// Parses PEP 440 (normalising case, separators, 'v' prefix, 'alpha' ->
@@ -181,35 +190,44 @@ public:
   /// an error, never a crash.
   static llvm::Expected<Version> parse(llvm::StringRef Text);
 
-  /// On a temporary the accessors return by value (no dangling reference).
-  llvm::ArrayRef<uint64_t> release() const & { return Release; }
-  std::vector<uint64_t> release() && {
-    return std::vector<uint64_t>(Release.begin(), Release.end());
-  }
+  /// The release's numbers, as written ("12.8.0": 12, 8, 0); a copy.
+  ReleaseNumbers release() const;
   uint64_t major() const { return segment(0); }
   uint64_t minor() const { return segment(1); }
   uint64_t patch() const { return segment(2); }
   /// Segment I of the release, 0 when absent.
   uint64_t segment(size_t I) const {
-    return I < Release.size() ? Release[I] : 0;
+    if (Ext)
+      return I < Ext->P.Release.size() ? Ext->P.Release[I] : 0;
+    return I < 3 && I < (Tail & CountMask) ? (Key >> (41 - 16 * I)) & 0xffff
+                                           : 0;
   }
-  uint64_t epoch() const { return Epoch; }
+  uint64_t epoch() const { return Ext ? Ext->P.Epoch : Key >> 57; }
   std::optional<std::pair<PreKind, uint64_t>> pre() const {
-    if (!HasPre)
+    After A = after();
+    if (!A.HasPre)
       return std::nullopt;
-    return std::make_pair(PreLetter, PreNumber);
+    return std::make_pair(A.PreLetter, A.PreNumber);
   }
   std::optional<uint64_t> post() const {
-    return HasPost ? std::optional<uint64_t>(PostNumber) : std::nullopt;
+    After A = after();
+    return A.HasPost ? std::optional<uint64_t>(A.PostNumber) : std::nullopt;
   }
   std::optional<uint64_t> dev() const {
-    return HasDev ? std::optional<uint64_t>(DevNumber) : std::nullopt;
+    After A = after();
+    return A.HasDev ? std::optional<uint64_t>(A.DevNumber) : std::nullopt;
   }
   /// The local label without '+', e.g. "cu128"; empty when none.
-  const std::string &local() const & { return Local ? *Local : noLocal(); }
-  std::string local() && { return Local ? *Local : std::string(); }
+  const std::string &local() const & {
+    return Ext && Ext->P.Local ? *Ext->P.Local : noLocal();
+  }
+  std::string local() && { return std::as_const(*this).local(); }
 
-  bool isPrerelease() const { return HasPre || HasDev; }
+  bool isPrerelease() const {
+    if (!Ext)
+      return Tail & (FHasPre | FHasDev);
+    return Ext->P.HasPre || Ext->P.HasDev;
+  }
 
   /// The same version without its local label ("2.11.0+cu128" -> "2.11.0").
   Version withoutLocal() const;
@@ -228,8 +246,13 @@ public:
   }
   /// Moves this version into epoch E (withEpoch without a copy).
   void setEpoch(uint64_t E) {
-    Epoch = E;
-    rekey();
+    if (!Ext && E < EpochLimit) {
+      Key = (Key & ~(uint64_t(EpochLimit - 1) << 57)) | E << 57;
+      return;
+    }
+    Parts P = parts();
+    P.Epoch = E;
+    *this = Version(std::move(P));
   }
 
   /// Canonical PEP 440 text ("1.5.0.post8", "2.11.0+cu128", "1!2.0").
@@ -245,11 +268,11 @@ public:
     if (Key & O.Key & 1) {
       if (Key != O.Key)
         return Key <=> O.Key;
-      if (isPlain() && O.isPlain())
+      // The same pre/post/dev parts and flags, and no local label.
+      if (!Ext && !O.Ext && ((Tail ^ O.Tail) & ~CountMask) == 0)
         return std::strong_ordering::equal;
-      return compareAfterRelease(O);
     }
-    return compareParts(O);
+    return compareRest(O);
   }
   bool operator==(const Version &O) const {
     return (*this <=> O) == std::strong_ordering::equal;
@@ -277,58 +300,138 @@ public:
   /// True for the sentinels made by afterAllLocals()/afterAllPosts() when no
   /// real version can stand for them. A sentinel is never a member of a set;
   /// its str() ("2.11.post*", "2.11+*") is for debugging only.
-  bool isSentinel() const { return MinOfRelease || MaxLocal || MaxPost; }
-  bool isAfterAllPosts() const { return MaxPost; }
-  bool isAfterAllLocals() const { return MaxLocal; }
+  bool isSentinel() const {
+    if (!Ext)
+      return Tail & (FMinOfRelease | FMaxLocal | FMaxPost);
+    return Ext->P.MinOfRelease || Ext->P.MaxLocal || Ext->P.MaxPost;
+  }
+  bool isAfterAllPosts() const {
+    return Ext ? Ext->P.MaxPost : bool(Tail & FMaxPost);
+  }
+  bool isAfterAllLocals() const {
+    return Ext ? Ext->P.MaxLocal : bool(Tail & FMaxLocal);
+  }
   /// The version a sentinel was made from (itself for a real version).
   Version sentinelBase() const;
   /// The smallest version of all: 0!0.dev0.
   bool isMinimum() const;
 
 private:
+  /// Every part of a version, as parsing and the operations that make one
+  /// version of another read and write them.
+  struct Parts {
+    ReleaseNumbers Release;
+    uint64_t Epoch = 0;
+    uint64_t PreNumber = 0;  // with HasPre
+    uint64_t PostNumber = 0; // with HasPost
+    uint64_t DevNumber = 0;  // with HasDev
+    /// The local label ("cu128"), never empty; null when there is none.
+    std::shared_ptr<const std::string> Local;
+    PreKind PreLetter = PreKind::Alpha; // with HasPre
+    bool HasPre = false;
+    bool HasPost = false;
+    bool HasDev = false;
+    // Sentinel flags, never produced by parse().
+    bool MinOfRelease = false; // sorts before every version of this release
+    bool MaxLocal = false;     // sorts after every local variant
+    bool MaxPost = false;      // sorts after every post and local variant
+
+    void setDev(uint64_t N) {
+      HasDev = true;
+      DevNumber = N;
+    }
+    void setPost(uint64_t N) {
+      HasPost = true;
+      PostNumber = N;
+    }
+  };
+  /// The parts of a version that does not fit Key and Tail, shared by its
+  /// copies.
+  struct Shared : llvm::ThreadSafeRefCountedBase<Shared> {
+    explicit Shared(Parts P) : P(std::move(P)) {}
+    Parts P;
+  };
+  /// What follows the release, read from Tail or Ext without a copy.
+  struct After {
+    uint64_t PreNumber = 0, PostNumber = 0, DevNumber = 0;
+    const std::string *Local = nullptr;
+    PreKind PreLetter = PreKind::Alpha;
+    bool HasPre = false, HasPost = false, HasDev = false;
+    bool MinOfRelease = false, MaxLocal = false, MaxPost = false;
+  };
+
   // Copying a version, which version sets, terms, decisions and decoding do
-  // constantly, copies 112 bytes and allocates nothing: the release inline
-  // for up to four segments (nearly every version), the pre/post/dev
-  // numbers beside one flag each, the rare local label shared.
-  ReleaseNumbers Release;
-  uint64_t Epoch = 0;
+  // constantly, copies three words and allocates nothing. Nearly every
+  // version is Key and Tail alone: an epoch below 128, at most seven
+  // release numbers of which the first three are below 65536 and the rest
+  // 0, pre/post/dev numbers below 65536 and no local label. Any other has
+  // its parts in Ext, shared by its copies (Key still packs its epoch and
+  // release where they fit, for ordering; Tail is then 0).
+  static constexpr uint64_t EpochLimit = 128, NumberLimit = 65536;
+  // Tail: the release's length (3 bits), the flags, then the pre, post and
+  // dev numbers, 16 bits each.
+  static constexpr uint64_t CountMask = 7, FHasPre = 1 << 3, PreLetterShift = 4,
+                            FHasPost = 1 << 6, FHasDev = 1 << 7,
+                            FMinOfRelease = 1 << 8, FMaxLocal = 1 << 9,
+                            FMaxPost = 1 << 10, PreShift = 16, PostShift = 32,
+                            DevShift = 48;
+
   /// The epoch and release packed so that comparing keys compares them:
   /// 1 | epoch << 57 | segment 0 << 41 | segment 1 << 25 | segment 2 << 9,
   /// where the epoch is below 128, the first three segments below 65536 and
-  /// any further ones 0; else 0 (no key). Kept by rekey() wherever the
-  /// epoch or the release changes. An empty release reads as 0.
+  /// any further ones 0; else 0 (no key). An empty release reads as 0.
   uint64_t Key = 1;
-  uint64_t PreNumber = 0;  // with HasPre
-  uint64_t PostNumber = 0; // with HasPost
-  uint64_t DevNumber = 0;  // with HasDev
-  /// The local label ("cu128"), never empty; null when there is none.
-  std::shared_ptr<const std::string> Local;
-  PreKind PreLetter = PreKind::Alpha; // with HasPre
-  bool HasPre = false;
-  bool HasPost = false;
-  bool HasDev = false;
-  // Sentinel flags, never produced by parse().
-  bool MinOfRelease = false; // sorts before every version of this release
-  bool MaxLocal = false;     // sorts after every local variant
-  bool MaxPost = false;      // sorts after every post and local variant
+  uint64_t Tail = 0;
+  llvm::IntrusiveRefCntPtr<const Shared> Ext;
 
-  void rekey();
+  /// The version of P: packed into Key and Tail where it fits.
+  explicit Version(Parts P);
+  Parts parts() const;
+  After after() const {
+    After A;
+    if (Ext) {
+      A.PreNumber = Ext->P.PreNumber;
+      A.PostNumber = Ext->P.PostNumber;
+      A.DevNumber = Ext->P.DevNumber;
+      A.Local = Ext->P.Local.get();
+      A.PreLetter = Ext->P.PreLetter;
+      A.HasPre = Ext->P.HasPre;
+      A.HasPost = Ext->P.HasPost;
+      A.HasDev = Ext->P.HasDev;
+      A.MinOfRelease = Ext->P.MinOfRelease;
+      A.MaxLocal = Ext->P.MaxLocal;
+      A.MaxPost = Ext->P.MaxPost;
+      return A;
+    }
+    A.PreNumber = (Tail >> PreShift) & 0xffff;
+    A.PostNumber = (Tail >> PostShift) & 0xffff;
+    A.DevNumber = Tail >> DevShift;
+    A.PreLetter = PreKind((Tail >> PreLetterShift) & 3);
+    A.HasPre = Tail & FHasPre;
+    A.HasPost = Tail & FHasPost;
+    A.HasDev = Tail & FHasDev;
+    A.MinOfRelease = Tail & FMinOfRelease;
+    A.MaxLocal = Tail & FMaxLocal;
+    A.MaxPost = Tail & FMaxPost;
+    return A;
+  }
+  /// The parts of the plain release R (0 for an empty one).
+  static Parts plainParts(llvm::ArrayRef<uint64_t> R);
+  static uint64_t keyOf(const Parts &P);
+  /// operator<=>() where the keys do not settle it.
+  std::strong_ordering compareRest(const Version &O) const;
   std::strong_ordering compareParts(const Version &O) const;
   /// The order of two versions with the same epoch and release.
-  std::strong_ordering compareAfterRelease(const Version &O) const;
+  static std::strong_ordering compareAfterRelease(const After &L,
+                                                  const After &R);
 
   /// No pre, post, dev or local part and no sentinel flag.
   bool isPlain() const {
-    return !HasPre && !HasPost && !HasDev && !Local && !MinOfRelease &&
-           !MaxLocal && !MaxPost;
-  }
-  void setDev(uint64_t N) {
-    HasDev = true;
-    DevNumber = N;
-  }
-  void setPost(uint64_t N) {
-    HasPost = true;
-    PostNumber = N;
+    if (!Ext)
+      return (Tail & ~CountMask) == 0;
+    return !Ext->P.HasPre && !Ext->P.HasPost && !Ext->P.HasDev &&
+           !Ext->P.Local && !Ext->P.MinOfRelease && !Ext->P.MaxLocal &&
+           !Ext->P.MaxPost;
   }
   static const std::string &noLocal() {
     static const std::string None;
@@ -344,42 +447,42 @@ private:
     constexpr unsigned FEpoch = 1, FPre = 2, FPost = 4, FDev = 8, FLocal = 16,
                        FMinOfRelease = 32, FMaxLocal = 64, FMaxPost = 128;
     unsigned Flags = 0;
-    if constexpr (!C::Decoding)
-      Flags = (V.Epoch ? FEpoch : 0) | (V.HasPre ? FPre : 0) |
-              (V.HasPost ? FPost : 0) | (V.HasDev ? FDev : 0) |
-              (V.Local ? FLocal : 0) | (V.MinOfRelease ? FMinOfRelease : 0) |
-              (V.MaxLocal ? FMaxLocal : 0) | (V.MaxPost ? FMaxPost : 0);
-    Cd(Flags, V.Release);
+    Parts P;
+    if constexpr (!C::Decoding) {
+      P = V.parts();
+      Flags = (P.Epoch ? FEpoch : 0) | (P.HasPre ? FPre : 0) |
+              (P.HasPost ? FPost : 0) | (P.HasDev ? FDev : 0) |
+              (P.Local ? FLocal : 0) | (P.MinOfRelease ? FMinOfRelease : 0) |
+              (P.MaxLocal ? FMaxLocal : 0) | (P.MaxPost ? FMaxPost : 0);
+    }
+    Cd(Flags, P.Release);
     if constexpr (C::Decoding) {
       if (Flags > 0xff)
         Cd.fail();
-      V.Epoch = V.PreNumber = V.PostNumber = V.DevNumber = 0;
-      V.PreLetter = PreKind::Alpha;
-      V.Local.reset();
-      V.HasPre = Flags & FPre;
-      V.HasPost = Flags & FPost;
-      V.HasDev = Flags & FDev;
-      V.MinOfRelease = Flags & FMinOfRelease;
-      V.MaxLocal = Flags & FMaxLocal;
-      V.MaxPost = Flags & FMaxPost;
+      P.HasPre = Flags & FPre;
+      P.HasPost = Flags & FPost;
+      P.HasDev = Flags & FDev;
+      P.MinOfRelease = Flags & FMinOfRelease;
+      P.MaxLocal = Flags & FMaxLocal;
+      P.MaxPost = Flags & FMaxPost;
     }
     if (Flags & FEpoch)
-      Cd(V.Epoch);
-    if constexpr (C::Decoding)
-      V.rekey();
+      Cd(P.Epoch);
     if (Flags & FPre)
-      Cd(V.PreLetter, V.PreNumber);
+      Cd(P.PreLetter, P.PreNumber);
     if (Flags & FPost)
-      Cd(V.PostNumber);
+      Cd(P.PostNumber);
     if (Flags & FDev)
-      Cd(V.DevNumber);
+      Cd(P.DevNumber);
     if (Flags & FLocal) {
-      std::string Label = V.local();
+      std::string Label = P.Local ? *P.Local : std::string();
       Cd(Label);
       if constexpr (C::Decoding)
         if (!Label.empty())
-          V.Local = std::make_shared<const std::string>(std::move(Label));
+          P.Local = std::make_shared<const std::string>(std::move(Label));
     }
+    if constexpr (C::Decoding)
+      V = Version(std::move(P));
   }
 };
 

@@ -249,6 +249,68 @@ TEST(VersionOrder, PackedAndUnpackedVersionsOrderAlike) {
   EXPECT_EQ(Version(), v("0"));
 }
 
+TEST(VersionOrder, PackedTailsAndSharedPartsOrderAlike) {
+  // Pre, post and dev numbers below 65536, at most seven release numbers
+  // and no local label are held in a version itself; the rest in parts its
+  // copies share. Every boundary between the two, in order.
+  const char *const Ascending[] = {"1.0.dev65535",
+                                   "1.0.dev65536",
+                                   "1.0a65535.dev1",
+                                   "1.0a65535",
+                                   "1.0a65536.dev0",
+                                   "1.0a65536",
+                                   "1.0b0",
+                                   "1.0rc65536",
+                                   "1.0",
+                                   "1.0+abc.65536",
+                                   "1.0+1",
+                                   "1.0.post0",
+                                   "1.0.post65535.dev65536",
+                                   "1.0.post65535",
+                                   "1.0.post65535+x",
+                                   "1.0.post65536.dev0",
+                                   "1.0.post65536",
+                                   "1.0.0.0.0.0.0.0.1",
+                                   "1.0.0.0.0.0.0.1",
+                                   "1.0.1"};
+  expectAscending(Ascending);
+  // Equal across the two forms: equal hashes, the same text back.
+  EXPECT_EQ(v("1.2.0.0.0.0.0.0.0"), v("1.2"));
+  EXPECT_EQ(v("1.2.0.0.0.0.0.0.0").hash(), v("1.2").hash());
+  for (const char *Text : Ascending) {
+    Version V = v(Text);
+    EXPECT_EQ(V.str(), Text);
+    Version Copy = V;
+    EXPECT_EQ(Copy, V);
+    EXPECT_EQ(Copy.str(), V.str());
+    EXPECT_EQ(v(V.str()), V);
+    // Moved into a large epoch and back: the same version.
+    Version Far = V.withEpoch(1000);
+    EXPECT_EQ(Far.epoch(), 1000u);
+    EXPECT_GT(Far, V);
+    EXPECT_EQ(Far.withEpoch(0), V);
+    EXPECT_EQ(Far.withEpoch(0).str(), V.str());
+  }
+  // The parts read back from either form.
+  EXPECT_EQ(v("1.0.post70000").post(), std::optional<uint64_t>(70000));
+  EXPECT_EQ(v("1.0.post7").post(), std::optional<uint64_t>(7));
+  EXPECT_EQ(v("1.0.dev65536").dev(), std::optional<uint64_t>(65536));
+  EXPECT_EQ(v("1.0rc65536").pre(), std::make_optional(std::make_pair(
+                                       Version::PreKind::RC, uint64_t(65536))));
+  EXPECT_EQ(v("1.2.3.4.5.6.7.8").release().vec(),
+            (std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(v("1.2.3.4.5.6.7.8").segment(7), 8u);
+  EXPECT_EQ(v("1.2.3.0").release().vec(), (std::vector<uint64_t>{1, 2, 3, 0}));
+  EXPECT_EQ(v("1.2.3.0").segment(5), 0u);
+  EXPECT_EQ(v("2.11.0+cu128").withoutLocal(), v("2.11.0"));
+  EXPECT_EQ(v("2.11.0+cu128").withoutLocal().str(), "2.11.0");
+  EXPECT_TRUE(v("0.dev0").isMinimum());
+  EXPECT_TRUE(v("0.0.0.0.0.0.0.0.dev0").isMinimum());
+  EXPECT_FALSE(v("0.dev1").isMinimum());
+  EXPECT_FALSE(v("0.dev0+x").isMinimum());
+  EXPECT_FALSE(v("1!0.dev0").isMinimum());
+}
+
 TEST(VersionHelpers, SentinelsSortWhereSpecifiersNeedThem) {
   Version V = v("2.11");
   Version AfterLocals = V.afterAllLocals();
