@@ -100,6 +100,7 @@ const WheelFile *newest(const std::vector<WheelFile> &Wheels, StringRef Dist,
       Best = &W;
   return Best;
 }
+
 /// The newest wheel of \p Dist whose version starts with \p Prefix's
 /// release.
 const WheelFile *newest(const std::vector<WheelFile> &Wheels, StringRef Dist,

@@ -551,24 +551,19 @@ std::string Version::str() const {
   return Out;
 }
 
-/// The order of a packed version's Tail among those of its release that
-/// are the release itself, one of its sentinels or a dev release of it, as
-/// compareAfterRelease() ranks them; -1 for any other.
-static int64_t quickRank(uint64_t Tail, uint64_t FHasPre, uint64_t FHasPost,
-                         uint64_t FHasDev, uint64_t FMin, uint64_t FMaxLocal,
-                         uint64_t FMaxPost, unsigned DevShift) {
+int64_t Version::quickRank(uint64_t Tail) {
   if (Tail & (FHasPre | FHasPost))
     return -1;
-  int Marks = bool(Tail & FMin) + bool(Tail & FMaxLocal) +
+  int Marks = bool(Tail & FMinOfRelease) + bool(Tail & FMaxLocal) +
               bool(Tail & FMaxPost) + bool(Tail & FHasDev);
   if (Marks > 1)
     return -1;
   if (Tail & FHasDev)
     return int64_t(1) << 16 | int64_t(Tail >> DevShift);
-  return int64_t(Tail & FMin        ? 0
-                 : Tail & FMaxPost  ? 4
-                 : Tail & FMaxLocal ? 3
-                                    : 2)
+  return int64_t(Tail & FMinOfRelease ? 0
+                 : Tail & FMaxPost    ? 4
+                 : Tail & FMaxLocal   ? 3
+                                      : 2)
          << 16;
 }
 
@@ -577,11 +572,7 @@ std::strong_ordering Version::compareRest(const Version &O) const {
     return compareParts(O);
   // Equal keys (operator<=>()).
   if (!Ext && !O.Ext) {
-    auto Rank = [](uint64_t T) {
-      return quickRank(T, FHasPre, FHasPost, FHasDev, FMinOfRelease, FMaxLocal,
-                       FMaxPost, DevShift);
-    };
-    int64_t L = Rank(Tail), R = Rank(O.Tail);
+    int64_t L = quickRank(Tail), R = quickRank(O.Tail);
     if (L >= 0 && R >= 0)
       return L <=> R;
   } else if (isPlain() && O.isPlain()) {

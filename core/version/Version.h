@@ -418,6 +418,10 @@ private:
   /// The parts of the plain release R (0 for an empty one).
   static Parts plainParts(llvm::ArrayRef<uint64_t> R);
   static uint64_t keyOf(const Parts &P);
+  /// The order of a packed version's Tail among those of its release that
+  /// are the release itself, one of its sentinels or a dev release of it,
+  /// as compareAfterRelease() ranks them; -1 for any other.
+  static int64_t quickRank(uint64_t Tail);
   /// operator<=>() where the keys do not settle it.
   std::strong_ordering compareRest(const Version &O) const;
   std::strong_ordering compareParts(const Version &O) const;
