@@ -91,7 +91,7 @@ std::optional<Version> firstReleaseFrom(const Bound &Upper) {
 /// are matched on their release numbers, so '>=12.9,<13' and '>=13.0,<13.1'
 /// are one range although 13.0rc1 lies in neither.
 VersionSet closeReleaseGaps(const VersionSet &S) {
-  const std::vector<Interval> &Is = S.intervals();
+  llvm::ArrayRef<Interval> Is = S.intervals();
   if (Is.size() < 2)
     return S;
   VersionSet Out;
@@ -726,8 +726,8 @@ Error KnowledgeBase::addFile(StringRef Text, StringRef FileName) {
 // A field added to one of these rows must be added to its list below (and
 // LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(ToolkitRow) == 256 && sizeof(DriverFloorRow) == 112 &&
-                  sizeof(TorchRow) == 232 && sizeof(ProvisionRow) == 144 &&
+static_assert(sizeof(ToolkitRow) == 240 && sizeof(DriverFloorRow) == 112 &&
+                  sizeof(TorchRow) == 216 && sizeof(ProvisionRow) == 144 &&
                   sizeof(NoProvisionRow) == 88 &&
                   sizeof(TorchCompilerBound) == 128 &&
                   sizeof(TorchHostCompilerRow) == 128,

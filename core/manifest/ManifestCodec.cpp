@@ -9,15 +9,15 @@ namespace cudadeps {
 // A field added to one of these structs must be added to its list below
 // (and LoadCache's FormatVersion bumped): the sizes catch a forgotten one.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 144 &&
-                  sizeof(Arch) == 120 && sizeof(MatrixDims) == 136 &&
+static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 128 &&
+                  sizeof(Arch) == 104 && sizeof(MatrixDims) == 136 &&
                   sizeof(MatrixExclude) == 152 &&
                   sizeof(PrebuiltMatrix) == 232 && sizeof(Release) == 232 &&
                   sizeof(BuildSpec) == 136 && sizeof(Fallback) == 208 &&
                   sizeof(Package) == 568 && sizeof(Project) == 160 &&
                   sizeof(Manifest) == 832 && sizeof(Diagnostic) == 120 &&
                   sizeof(SourceLocation) == 16 && sizeof(Version) == 24 &&
-                  sizeof(Bound) == 40 && sizeof(VersionSet) == 24,
+                  sizeof(Bound) == 40 && sizeof(VersionSet) == 8,
               "a manifest struct changed: update its field list here");
 #endif
 

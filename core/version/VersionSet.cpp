@@ -102,7 +102,7 @@ static Bound toUpper(const Cut &C) {
 }
 
 /// The cuts of intervals a caller built (canonical), or of a set's own.
-static Cuts toCuts(const std::vector<Interval> &Is, bool OfASet = false) {
+static Cuts toCuts(llvm::ArrayRef<Interval> Is, bool OfASet = false) {
   Cuts Out;
   Out.reserve(Is.size());
   for (const Interval &I : Is)
@@ -111,12 +111,12 @@ static Cuts toCuts(const std::vector<Interval> &Is, bool OfASet = false) {
   return Out;
 }
 
-static Cuts setCuts(const std::vector<Interval> &Is) {
+static Cuts setCuts(llvm::ArrayRef<Interval> Is) {
   return toCuts(Is, /*OfASet=*/true);
 }
 
 /// Sorts, drops empty intervals and merges overlapping or touching ones.
-static std::vector<Interval> fromCuts(Cuts Cs) {
+static IntervalList fromCuts(Cuts Cs) {
   llvm::erase_if(Cs, [](const CutInterval &C) {
     return compareCuts(C.Lower, C.Upper) >= 0;
   });
@@ -143,11 +143,9 @@ static std::vector<Interval> fromCuts(Cuts Cs) {
     }
     Merged.push_back(std::move(C));
   }
-  std::vector<Interval> Out;
-  Out.reserve(Merged.size());
-  for (const CutInterval &C : Merged)
-    Out.push_back(Interval{toLower(C.Lower), toUpper(C.Upper)});
-  return Out;
+  return IntervalList::build(Merged.size(), [&](size_t K) {
+    return Interval{toLower(Merged[K].Lower), toUpper(Merged[K].Upper)};
+  });
 }
 
 // A real version never compares equal to a sentinel, so the canonical form
@@ -194,13 +192,56 @@ VersionSet::VersionSet(std::vector<Interval> I) : Intervals(std::move(I)) {
   normalize();
 }
 
+IntervalList::Block *IntervalList::allocate(size_t N) {
+  static_assert(sizeof(Block) % alignof(Interval) == 0,
+                "the intervals follow the header, aligned");
+  assert(N <= UINT32_MAX && "a set of more intervals than a count holds");
+  return new (::operator new(sizeof(Block) + N * sizeof(Interval))) Block;
+}
+
+IntervalList::IntervalList(std::vector<Interval> &&Is) {
+  if (Is.empty())
+    return;
+  B = allocate(Is.size());
+  for (Interval &I : Is) {
+    new (B->items() + B->Size) Interval(std::move(I));
+    ++B->Size;
+  }
+}
+
+IntervalList::IntervalList(Interval &&One) : B(allocate(1)) {
+  new (B->items()) Interval(std::move(One));
+  B->Size = 1;
+}
+
+void IntervalList::release() {
+  if (!B || B->Refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  for (Interval &I : llvm::MutableArrayRef<Interval>(B->items(), B->Size))
+    I.~Interval();
+  B->~Block();
+  ::operator delete(B);
+  B = nullptr;
+}
+
+std::vector<Interval> IntervalList::take() && {
+  if (!B)
+    return {};
+  if (B->Refs.load(std::memory_order_acquire) != 1)
+    return std::vector<Interval>(begin(), end());
+  std::vector<Interval> Out(std::make_move_iterator(B->items()),
+                            std::make_move_iterator(B->items() + B->Size));
+  clear();
+  return Out;
+}
+
 void VersionSet::normalize() {
   if (Intervals.size() == 1) {
     // What fromCuts does to one interval (exactly, between, atLeast, any:
     // most sets built), in place: canonical bounds, or none when empty.
     // A canonical cut has I's own version or none, so the bounds change
     // at most in whether they are inclusive or bounded: nothing is copied.
-    Interval &I = Intervals.front();
+    Interval &I = Intervals.unsharedFront();
     Cut L = lowerCut(I.Lower), U = upperCut(I.Upper);
     if (compareCuts(L, U) >= 0) {
       Intervals.clear();
@@ -216,13 +257,14 @@ void VersionSet::normalize() {
       I.Upper.Inclusive = U.After;
     return;
   }
-  Intervals = fromCuts(toCuts(Intervals));
+  Intervals = fromCuts(toCuts(Intervals.array()));
 }
 
 VersionSet VersionSet::ofSetIntervals(std::vector<Interval> Is) {
   VersionSet S;
-  S.Intervals = std::move(Is);
-  assert(S == VersionSet(std::vector<Interval>(S.Intervals)) &&
+  S.Intervals = IntervalList(std::move(Is));
+  assert(S == VersionSet(std::vector<Interval>(S.Intervals.begin(),
+                                               S.Intervals.end())) &&
          "intervals that are not a set's");
   return S;
 }
@@ -232,7 +274,7 @@ VersionSet VersionSet::of(Interval I) {
   // solve builds most (a span of a package's versions) copy each bound's
   // version once.
   VersionSet S;
-  S.Intervals.push_back(std::move(I));
+  S.Intervals = IntervalList(std::move(I));
   S.normalize();
   return S;
 }
@@ -244,9 +286,7 @@ VersionSet VersionSet::exactly(const Version &V) {
     return of(Interval{Bound{V, true}, Bound{V, true}});
   // A real version above the minimum bounds [V, V] canonically as it is
   // (each decision of a solve makes one).
-  VersionSet S;
-  S.Intervals.push_back(Interval{Bound{V, true}, Bound{V, true}});
-  return S;
+  return VersionSet(IntervalList(Interval{Bound{V, true}, Bound{V, true}}));
 }
 
 VersionSet VersionSet::atLeast(const Version &V) {
@@ -432,15 +472,13 @@ VersionSet VersionSet::ofPieces(
   // A set's bounds as they are, but for an unbounded end written as
   // toLower() and toUpper() write it.
   auto Copy = [](const Bound &B) { return B.Value ? B : Bound{}; };
-  VersionSet S;
-  S.Intervals.reserve(Pieces.size());
-  for (auto [Lo, Hi] : Pieces)
-    S.Intervals.push_back(Interval{Copy(*Lo), Copy(*Hi)});
-  return S;
+  return VersionSet(IntervalList::build(Pieces.size(), [&](size_t K) {
+    return Interval{Copy(*Pieces[K].first), Copy(*Pieces[K].second)};
+  }));
 }
 
 VersionSet VersionSet::complement() const {
-  Cuts Cs = setCuts(Intervals), Out;
+  Cuts Cs = setCuts(Intervals.array()), Out;
   // Gaps between the intervals: each gap runs from the previous interval's
   // upper cut to the next interval's lower cut.
   Cut Prev{-1, nullptr, false};
@@ -449,9 +487,7 @@ VersionSet VersionSet::complement() const {
     Prev = C.Upper;
   }
   Out.push_back({Prev, Cut{1, nullptr, false}});
-  VersionSet S;
-  S.Intervals = fromCuts(std::move(Out));
-  return S;
+  return VersionSet(fromCuts(std::move(Out)));
 }
 
 std::optional<Version> VersionSet::singleton() const {
@@ -749,7 +785,7 @@ std::string VersionSet::str() const {
     return "";
   if (isAny())
     return "*";
-  Cuts Cs = toCuts(Intervals);
+  Cuts Cs = toCuts(Intervals.array());
   // Split into chunks at gaps that are not one '==' clause; within a chunk
   // the gaps are written as '!=' clauses.
   llvm::SmallVector<std::string, 2> Chunks;
@@ -835,7 +871,7 @@ std::string VersionSet::displayStr() const {
     return "no version";
   if (isAny())
     return "any";
-  Cuts Cs = toCuts(Intervals);
+  Cuts Cs = toCuts(Intervals.array());
   llvm::SmallVector<std::string, 2> Chunks;
   size_t Start = 0;
   for (size_t I = 0; I < Cs.size(); ++I) {

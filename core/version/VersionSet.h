@@ -45,6 +45,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
+#include <cassert>
 #include <optional>
 #include <string>
 #include <utility>
@@ -70,6 +72,78 @@ struct Interval {
   template <class C> friend void fields(C &Cd, Interval &I) {
     Cd(I.Lower.Value, I.Lower.Inclusive, I.Upper.Value, I.Upper.Inclusive);
   }
+};
+
+/// The intervals of a set: an immutable array shared by the set's copies
+/// (a copy of a set is a reference count, not an allocation and a copy of
+/// each bound), one allocation per set built, none for the empty set. Only
+/// a list still being built, not shared yet, is changed in place.
+class IntervalList {
+public:
+  IntervalList() = default;
+  /// The elements moved into a new list.
+  explicit IntervalList(std::vector<Interval> &&Is);
+  explicit IntervalList(Interval &&One);
+  /// A list of N intervals, the K-th Make(K), constructed in place.
+  template <class F> static IntervalList build(size_t N, F &&Make) {
+    IntervalList L;
+    if (N == 0)
+      return L;
+    L.B = allocate(N);
+    for (size_t K = 0; K < N; ++K) {
+      new (L.B->items() + K) Interval(Make(K));
+      ++L.B->Size;
+    }
+    return L;
+  }
+  IntervalList(const IntervalList &O) : B(O.B) {
+    if (B)
+      B->Refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  IntervalList(IntervalList &&O) noexcept : B(O.B) { O.B = nullptr; }
+  IntervalList &operator=(const IntervalList &O) {
+    IntervalList(O).swap(*this);
+    return *this;
+  }
+  IntervalList &operator=(IntervalList &&O) noexcept {
+    IntervalList(std::move(O)).swap(*this);
+    return *this;
+  }
+  ~IntervalList() { release(); }
+  void swap(IntervalList &O) noexcept { std::swap(B, O.B); }
+
+  bool empty() const { return !B; }
+  size_t size() const { return B ? B->Size : 0; }
+  const Interval *begin() const { return B ? B->items() : nullptr; }
+  const Interval *end() const { return B ? B->items() + B->Size : nullptr; }
+  const Interval &operator[](size_t K) const { return begin()[K]; }
+  const Interval &front() const { return *begin(); }
+  const Interval &back() const { return end()[-1]; }
+  llvm::ArrayRef<Interval> array() const { return {begin(), end()}; }
+
+  /// The first interval of a list not shared yet, to change in place.
+  Interval &unsharedFront() {
+    assert(B && B->Refs.load(std::memory_order_relaxed) == 1 &&
+           "a list shared by another set is never changed");
+    return *B->items();
+  }
+  void clear() { IntervalList().swap(*this); }
+  /// The elements, moved out where no other set shares them, else copied.
+  std::vector<Interval> take() &&;
+
+  bool operator==(const IntervalList &O) const {
+    return B == O.B || array() == O.array();
+  }
+
+private:
+  struct alignas(Interval) Block {
+    std::atomic<uint32_t> Refs{1};
+    uint32_t Size = 0;
+    Interval *items() { return reinterpret_cast<Interval *>(this + 1); }
+  };
+  static Block *allocate(size_t N);
+  void release();
+  Block *B = nullptr;
 };
 
 class VersionSet {
@@ -138,8 +212,8 @@ public:
   /// The intervals, sorted and disjoint. On a temporary set they are returned
   /// by value, so `for (const Interval &I : A.intersect(B).intervals())`
   /// never iterates over a destroyed set.
-  const std::vector<Interval> &intervals() const & { return Intervals; }
-  std::vector<Interval> intervals() && { return std::move(Intervals); }
+  llvm::ArrayRef<Interval> intervals() const & { return Intervals.array(); }
+  std::vector<Interval> intervals() && { return std::move(Intervals).take(); }
 
   /// PEP 440 style text: "*" for any, "" for empty (callers word it),
   /// ">=1.0,<2.0", "==12.8", ">=1.0,<2.0 || >=3.0" for several intervals.
@@ -159,6 +233,7 @@ public:
 
 private:
   explicit VersionSet(std::vector<Interval> I);
+  explicit VersionSet(IntervalList I) : Intervals(std::move(I)) {}
   /// The set of one interval (empty where the interval is).
   static VersionSet of(Interval I);
   /// The set of pieces already a set's (sorted, none empty or touching),
@@ -166,11 +241,19 @@ private:
   static VersionSet
   ofPieces(llvm::ArrayRef<std::pair<const Bound *, const Bound *>> Pieces);
   void normalize();
-  std::vector<Interval> Intervals;
+  IntervalList Intervals;
 
-  /// The field list of the load cache (core/support/BinaryCodec.h).
+  /// The field list of the load cache (core/support/BinaryCodec.h): the
+  /// intervals as a sequence.
   template <class C> friend void fields(C &Cd, VersionSet &S) {
-    Cd(S.Intervals);
+    if constexpr (C::Decoding) {
+      std::vector<Interval> Is;
+      Cd(Is);
+      S.Intervals = IntervalList(std::move(Is));
+    } else {
+      std::vector<Interval> Is(S.Intervals.begin(), S.Intervals.end());
+      Cd(Is);
+    }
   }
 };
 

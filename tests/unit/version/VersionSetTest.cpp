@@ -400,10 +400,44 @@ namespace {
 // The accessors of a temporary return by value: a range-for over
 // `A.intersect(B).intervals()` or `V.withEpoch(1).release()` owns what it
 // iterates instead of reading a destroyed object.
-static_assert(!std::is_reference_v<decltype(std::declval<VersionSet>().intervals())>);
-static_assert(std::is_reference_v<decltype(std::declval<const VersionSet &>().intervals())>);
+static_assert(std::is_same_v<decltype(std::declval<VersionSet>().intervals()),
+                             std::vector<Interval>>);
+// A set's own: a view of the intervals it shares with its copies.
+static_assert(std::is_same_v<decltype(std::declval<const VersionSet &>().intervals()),
+                             llvm::ArrayRef<Interval>>);
 static_assert(!std::is_reference_v<decltype(std::declval<Version>().release())>);
 static_assert(!std::is_reference_v<decltype(std::declval<Version>().local())>);
+
+TEST(VersionSet, CopiesShareIntervalsAndStayEqual) {
+  VersionSet A = set(">=1,<3 || >=5");
+  VersionSet B = A;
+  // One array for both: a copy allocates nothing.
+  EXPECT_EQ(A.intervals().data(), B.intervals().data());
+  EXPECT_EQ(A, B);
+  EXPECT_EQ(A.hash(), B.hash());
+  // Taking a shared set's intervals copies them; the other set keeps its.
+  std::vector<Interval> Taken = std::move(B).intervals();
+  ASSERT_EQ(Taken.size(), 2u);
+  EXPECT_EQ(A.str(), ">=1,<3 || >=5");
+  EXPECT_EQ(VersionSet::unionOf(Taken), A);
+  // Taking the only owner's moves them out.
+  VersionSet C = set(">=2,<4");
+  VersionSet D = C;
+  C = VersionSet::empty();
+  std::vector<Interval> Moved = std::move(D).intervals();
+  ASSERT_EQ(Moved.size(), 1u);
+  EXPECT_EQ(VersionSet::unionOf(Moved), set(">=2,<4"));
+  // Equal sets built apart compare equal without sharing.
+  VersionSet E = set(">=1,<3").unionWith(set(">=5"));
+  EXPECT_NE(E.intervals().data(), A.intervals().data());
+  EXPECT_EQ(E, A);
+  // Assignment over a shared set leaves the other one whole.
+  VersionSet F = A;
+  F = set("==7");
+  EXPECT_EQ(A.str(), ">=1,<3 || >=5");
+  EXPECT_EQ(F.str(), "==7");
+  EXPECT_TRUE(VersionSet::empty().intervals().empty());
+}
 
 TEST(VersionSet, IntervalsOfATemporaryOutliveIt) {
   VersionSet A = set(">=1,<3 || >=5");
