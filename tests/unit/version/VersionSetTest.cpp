@@ -403,8 +403,9 @@ namespace {
 static_assert(std::is_same_v<decltype(std::declval<VersionSet>().intervals()),
                              std::vector<Interval>>);
 // A set's own: a view of the intervals it shares with its copies.
-static_assert(std::is_same_v<decltype(std::declval<const VersionSet &>().intervals()),
-                             llvm::ArrayRef<Interval>>);
+static_assert(
+    std::is_same_v<decltype(std::declval<const VersionSet &>().intervals()),
+                   llvm::ArrayRef<Interval>>);
 static_assert(!std::is_reference_v<decltype(std::declval<Version>().release())>);
 static_assert(!std::is_reference_v<decltype(std::declval<Version>().local())>);
 
