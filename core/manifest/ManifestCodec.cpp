@@ -138,7 +138,7 @@ bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
   BinaryDecoder D(Requires.Bytes, Requires.File);
   size_t N = D.count();
   Out.reserve(Out.size() + N);
-  SourceLocation Skipped;
+  SkippedLocation Skipped;
   for (size_t I = 0; I < N && D.remaining(); ++I) {
     RequirementRange &R = Out.emplace_back();
     R.Key = D.bytes(); // the map's key
@@ -167,7 +167,7 @@ bool readReleaseRequires(const ReleaseList::KeptBody &Body,
   // three boxed ones are nearly always absent, a byte each).
   BinaryDecoder D(Body.Bytes, Body.File);
   D.bytes(); // VersionText
-  SourceLocation Loc;
+  SkippedLocation Loc;
   Boxed<Located> Tag, Commit, Source;
   D(Loc, Tag, Commit, Source);
   llvm::StringRef Requires = D.bytes();
