@@ -199,20 +199,12 @@ IntervalList::Block *IntervalList::allocate(size_t N) {
   return new (::operator new(sizeof(Block) + N * sizeof(Interval))) Block;
 }
 
-IntervalList::IntervalList(std::vector<Interval> &&Is) {
-  if (Is.empty())
-    return;
-  B = allocate(Is.size());
-  for (Interval &I : Is) {
-    new (B->items() + B->Size) Interval(std::move(I));
-    ++B->Size;
-  }
+IntervalList::IntervalList(std::vector<Interval> &&Is)
+    : IntervalList(build(Is.size(), [&](size_t K) { return std::move(Is[K]); })) {
 }
 
-IntervalList::IntervalList(Interval &&One) : B(allocate(1)) {
-  new (B->items()) Interval(std::move(One));
-  B->Size = 1;
-}
+IntervalList::IntervalList(Interval &&One)
+    : IntervalList(build(1, [&](size_t) { return std::move(One); })) {}
 
 void IntervalList::release() {
   if (!B || B->Refs.fetch_sub(1, std::memory_order_acq_rel) != 1)

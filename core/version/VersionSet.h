@@ -209,9 +209,10 @@ public:
   /// The single version if this set is exactly one version.
   std::optional<Version> singleton() const;
 
-  /// The intervals, sorted and disjoint. On a temporary set they are returned
-  /// by value, so `for (const Interval &I : A.intersect(B).intervals())`
-  /// never iterates over a destroyed set.
+  /// The intervals, sorted and disjoint: of a set, a view of the array it
+  /// shares with its copies. On a temporary set they are returned by value,
+  /// so `for (const Interval &I : A.intersect(B).intervals())` never
+  /// iterates over a destroyed set.
   llvm::ArrayRef<Interval> intervals() const & { return Intervals.array(); }
   std::vector<Interval> intervals() && { return std::move(Intervals).take(); }
 
