@@ -1069,17 +1069,26 @@ private:
   /// about a dead version: the pin and that one). False when that proves
   /// that no solution exists.
   bool rulePrunedOut() {
+    // Each package once (Queued is free outside propagate(): a mark), then
+    // in order: a package has many dead runs.
     std::vector<PackageId> Changed;
+    auto Note = [&](PackageId Pkg) {
+      if (!Queued[Pkg]) {
+        Queued[Pkg] = true;
+        Changed.push_back(Pkg);
+      }
+    };
     for (IncompId Id : Dead.Ruled) {
       PackageId Derived = 0;
       Outcome O = propagateIncompatibility(Id, Derived);
       if (O == Outcome::Derived)
-        Changed.push_back(Derived);
+        Note(Derived);
       else if (O == Outcome::Conflict)
-        Changed.push_back(Meta[Id].Packages.front()); // propagate() resolves it
+        Note(Meta[Id].Packages.front()); // propagate() resolves it
     }
+    for (PackageId Pkg : Changed)
+      Queued[Pkg] = false;
     std::sort(Changed.begin(), Changed.end());
-    Changed.erase(std::unique(Changed.begin(), Changed.end()), Changed.end());
     for (PackageId Pkg : Changed)
       if (!propagate(Pkg))
         return false;
