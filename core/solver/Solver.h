@@ -26,6 +26,7 @@
 #include "core/solver/DependencyProvider.h"
 #include "core/solver/DerivationTree.h"
 #include "core/solver/Incompatibility.h"
+#include "core/solver/NameIndex.h"
 #include "core/solver/PartialSolution.h"
 #include "core/solver/SetTable.h"
 #include "core/solver/Term.h"
@@ -41,7 +42,6 @@
 #include <optional>
 #include <queue>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -514,24 +514,21 @@ private:
 
   /// The id of Package, interning it on first sight.
   PackageId id(const P &Package) {
-    // Looked up first: emplace would build a node (a copy of the name)
-    // only to free it for a package already known, which most are.
-    if (auto Known = Ids.find(Package); Known != Ids.end())
-      return Known->second;
-    auto [It, Inserted] = Ids.emplace(Package, PackageId(Names.size()));
-    if (Inserted) {
-      Names.push_back(Package);
-      Infos.emplace_back();
-      Counts.emplace_back();
-      FactsAsked.push_back(false);
-      ByPackage.emplace_back();
-      SettledSeen.push_back(0);
-      Queued.push_back(false);
-      Solution.ensure(Names.size());
-      if (Solved)
-        FirstSolution.emplace_back();
-    }
-    return It->second;
+    if (std::optional<uint32_t> Known = Ids.find(Package, Names))
+      return *Known;
+    PackageId New = PackageId(Names.size());
+    Ids.add(Package, New);
+    Names.push_back(Package);
+    Infos.emplace_back();
+    Counts.emplace_back();
+    FactsAsked.push_back(false);
+    ByPackage.emplace_back();
+    SettledSeen.push_back(0);
+    Queued.push_back(false);
+    Solution.ensure(Names.size());
+    if (Solved)
+      FirstSolution.emplace_back();
+    return New;
   }
 
   PackageInfo &info(PackageId Pkg) {
@@ -1891,7 +1888,8 @@ private:
   std::vector<TermIndex> Meta;
   /// Per incompatibility: whether it rests on a query's pin.
   std::vector<bool> Tainted;
-  std::unordered_map<P, PackageId> Ids;
+  /// Each name in Names to its id.
+  NameIndex<P> Ids;
   std::vector<P> Names;
   std::deque<PackageInfo> Infos; // stable references while ids are added
   std::vector<AllowedCount> Counts;

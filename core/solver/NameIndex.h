@@ -1,0 +1,85 @@
+//===- NameIndex.h - the solver's package names to their ids --------------===//
+//
+// The solver turns a package name into its id for every dependency it reads:
+// on a registry of thousands of packages, tens of thousands of lookups. A
+// node-based hash map reaches each name through a bucket and a node, each
+// somewhere else in memory; here a lookup reads one slot of a flat array
+// (the name's hash and id side by side) and then the name itself, in the
+// solver's own list of names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CUDADEPS_CORE_SOLVER_NAMEINDEX_H
+#define CUDADEPS_CORE_SOLVER_NAMEINDEX_H
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace cudadeps::solver {
+
+/// Names (kept by the caller, in Names, numbered from 0) to their ids:
+/// open addressing with linear probing over a power-of-two array, each slot
+/// the full hash and the id, so that a probe compares names only where the
+/// hashes are equal.
+template <class P> class NameIndex {
+public:
+  /// Package's id in Names, if it has been added.
+  std::optional<uint32_t> find(const P &Package,
+                               const std::vector<P> &Names) const {
+    if (Slots.empty())
+      return std::nullopt;
+    uint64_t Hash = hashOf(Package);
+    for (size_t I = slotOf(Hash);; I = (I + 1) & (Slots.size() - 1)) {
+      const Slot &S = Slots[I];
+      if (S.Id == Empty)
+        return std::nullopt;
+      if (S.Hash == Hash && Names[S.Id] == Package)
+        return S.Id;
+    }
+  }
+
+  /// Adds Package, not yet added, as Id.
+  void add(const P &Package, uint32_t Id) {
+    if ((Count + 1) * 2 > Slots.size())
+      grow();
+    place({hashOf(Package), Id});
+    ++Count;
+  }
+
+private:
+  static constexpr uint32_t Empty = ~uint32_t(0);
+  struct Slot {
+    uint64_t Hash = 0;
+    uint32_t Id = Empty;
+  };
+
+  static uint64_t hashOf(const P &Package) { return std::hash<P>()(Package); }
+  size_t slotOf(uint64_t Hash) const {
+    // Fibonacci hashing: the top bits of the product, spread whatever the
+    // hash's own low bits are.
+    return size_t((Hash * 0x9e3779b97f4a7c15ull) >> Shift);
+  }
+  void place(Slot New) {
+    size_t I = slotOf(New.Hash);
+    while (Slots[I].Id != Empty)
+      I = (I + 1) & (Slots.size() - 1);
+    Slots[I] = New;
+  }
+  void grow() {
+    std::vector<Slot> Old = std::move(Slots);
+    Slots.assign(Old.empty() ? 64 : Old.size() * 2, Slot{});
+    Shift = 64 - unsigned(__builtin_ctzll(Slots.size()));
+    for (const Slot &S : Old)
+      if (S.Id != Empty)
+        place(S);
+  }
+
+  std::vector<Slot> Slots;
+  unsigned Shift = 64;
+  size_t Count = 0;
+};
+
+} // namespace cudadeps::solver
+
+#endif

@@ -1,0 +1,60 @@
+//===- NameIndexTest.cpp - package names to their ids ---------------------===//
+
+#include "core/solver/NameIndex.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+using cudadeps::solver::NameIndex;
+
+namespace {
+
+TEST(NameIndex, FindsEveryNameAddedAndNoOther) {
+  NameIndex<std::string> Index;
+  std::vector<std::string> Names;
+  EXPECT_FALSE(Index.find("torch", Names));
+  // Enough names to grow the table several times over.
+  for (int K = 0; K < 5000; ++K) {
+    Names.push_back("pkg-" + std::to_string(K));
+    Index.add(Names.back(), uint32_t(K));
+  }
+  for (int K = 0; K < 5000; ++K) {
+    std::optional<uint32_t> Id = Index.find("pkg-" + std::to_string(K), Names);
+    ASSERT_TRUE(Id) << K;
+    EXPECT_EQ(*Id, uint32_t(K));
+  }
+  EXPECT_FALSE(Index.find("pkg-5000", Names));
+  EXPECT_FALSE(Index.find("", Names));
+  EXPECT_FALSE(Index.find("pkg-", Names));
+}
+
+/// A hash that sends every name to one slot: names that share a hash are
+/// told apart by the names themselves.
+struct Same {
+  std::string S;
+  bool operator==(const Same &) const = default;
+};
+
+} // namespace
+
+template <> struct std::hash<Same> {
+  size_t operator()(const Same &) const { return 42; }
+};
+
+namespace {
+
+TEST(NameIndex, NamesWithOneHashAreToldApart) {
+  NameIndex<Same> Index;
+  std::vector<Same> Names;
+  for (const char *N : {"a", "b", "c", "d", "e", "f", "g", "h"}) {
+    Names.push_back({N});
+    Index.add(Names.back(), uint32_t(Names.size() - 1));
+  }
+  for (size_t K = 0; K < Names.size(); ++K)
+    EXPECT_EQ(Index.find(Names[K], Names), std::optional<uint32_t>(K));
+  EXPECT_FALSE(Index.find(Same{"z"}, Names));
+}
+
+} // namespace
