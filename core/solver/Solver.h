@@ -879,6 +879,9 @@ private:
       }
     };
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> Heap;
+    // Per edge: its range (in its depender version's dependencies, which
+    // never move once read).
+    std::vector<const VS *> EdgeRange;
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies.
     Grow();
@@ -904,6 +907,7 @@ private:
             Pr.Runs.push_back(Run);
           E.RunsEnd = Pr.Runs.size();
           Pr.Edges.push_back(E);
+          EdgeRange.push_back(&D.On[J].second);
         }
       }
     }
@@ -987,10 +991,11 @@ private:
       const PruneDeath &X = Pr.Deaths[D];
       if (X.Edge == NoEdge)
         return {RootId, nullptr};
-      const PruneEdge &E = Pr.Edges[X.Edge];
-      return {E.Dependee,
-              &depsAt(X.Pkg, info(X.Pkg), X.Index).On[E.Position].second};
+      return {Pr.Edges[X.Edge].Dependee, EdgeRange[X.Edge]};
     };
+    // Per version (by slot): the run its incompatibility rules out, once
+    // made (ruledOut()).
+    std::vector<std::pair<uint32_t, uint32_t>> RunAt(Base.back());
     Store.reserve(Store.size() + Pr.Deaths.size());
     Meta.reserve(Meta.size() + Pr.Deaths.size());
     Tainted.reserve(Tainted.size() + Pr.Deaths.size());
@@ -1009,6 +1014,7 @@ private:
         U.Text = depsAt(X.Pkg, I, X.Index).Reason;
         Pr.Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
         Pr.Ruled.push_back(Pr.Why[X.Pkg][X.Index]);
+        RunAt[Base[X.Pkg] + X.Index] = {X.Index, X.Index};
         continue;
       }
       auto Same = KilledBy(D);
@@ -1028,7 +1034,8 @@ private:
       const PruneEdge &E = Pr.Edges[X.Edge];
       // An empty range ends in "no versions" at once, as a search finds it.
       bool NeedsNone =
-          Same.second->isEmpty() || !Same.second->isSubsetOf(ruledOut(E));
+          Same.second->isEmpty() ||
+          !Same.second->isSubsetOf(ruledOut(E, Base, RunAt));
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
@@ -1037,8 +1044,10 @@ private:
       index(Id);
       Pr.Lazy.try_emplace(Id, LazyProof{D, From, To, NeedsNone});
       Pr.Ruled.push_back(Id);
-      for (uint32_t K = From; K < To; ++K)
+      for (uint32_t K = From; K < To; ++K) {
         Pr.Why[X.Pkg][K] = Id;
+        RunAt[Base[X.Pkg] + K] = {From, To};
+      }
     }
 
     Pr.Own.assign(Store.size(), 0);
@@ -1112,22 +1121,17 @@ private:
     return N;
   }
 
-  /// The run of versions (From, To in Ascending) a dead version's
-  /// incompatibility rules out while its proof is not written (prune());
-  /// {K, K} for an unavailable version K, which rules out only itself.
-  std::pair<uint32_t, uint32_t> runOf(PackageId Pkg, uint32_t K) const {
-    auto It = Dead.Lazy.find(Dead.Why[Pkg][K]);
-    if (It == Dead.Lazy.end())
-      return {K, K};
-    return {It->second.From, It->second.To};
-  }
-
   /// What the incompatibilities of the dead versions E's range allows rule
   /// out together, while prune() makes them: per run of the range, the span
   /// from its first one's run to its last one's, unless an unavailable
-  /// version among them rules out only itself.
-  VS ruledOut(const PruneEdge &E) {
+  /// version among them rules out only itself. RunAt: per version (by
+  /// slot, from Base[Pkg] on), the run (From, To in Ascending) its
+  /// incompatibility rules out; {K, K} for an unavailable version K, which
+  /// rules out only itself.
+  VS ruledOut(const PruneEdge &E, const std::vector<size_t> &Base,
+              const std::vector<std::pair<uint32_t, uint32_t>> &RunAt) {
     const PackageInfo &I = info(E.Dependee);
+    const std::pair<uint32_t, uint32_t> *Runs = &RunAt[Base[E.Dependee]];
     VS Out = VS::empty();
     auto Add = [&](VS S) {
       Out = Out.isEmpty() ? std::move(S) : Out.unionWith(S);
@@ -1136,14 +1140,13 @@ private:
       auto [From, To] = Dead.Runs[R];
       bool Spans = true;
       for (uint32_t K = From; K < To && Spans; ++K)
-        Spans = Dead.Lazy.count(Dead.Why[E.Dependee][K]);
+        Spans = Runs[K].first != Runs[K].second;
       if (Spans) {
-        Add(span(I, runOf(E.Dependee, From).first,
-                 runOf(E.Dependee, To - 1).second));
+        Add(span(I, Runs[From].first, Runs[To - 1].second));
         continue;
       }
       for (uint32_t K = From; K < To; ++K) {
-        auto [RunFrom, RunTo] = runOf(E.Dependee, K);
+        auto [RunFrom, RunTo] = Runs[K];
         Add(RunFrom == RunTo ? VS::exactly(I.Ascending[K])
                              : span(I, RunFrom, RunTo));
       }
