@@ -20,17 +20,18 @@
 #include "core/manifest/Manifest.h"
 #include "core/manifest/ManifestCodec.h"
 #include "core/plan/Resolver.h"
+#include "core/solver/NameIndex.h"
 #include "core/solver/PackageSolver.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <array>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cudadeps {
@@ -166,8 +167,9 @@ public:
   std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
                                                     RequirementRange &R) const;
   /// mapRequirement, plus one dependency per extra the requirement names.
-  void addRequirement(const Requirement &R,
-                      std::vector<std::pair<std::string, VersionSet>> &Out) const;
+  void
+  addRequirement(const Requirement &R,
+                 std::vector<std::pair<std::string, VersionSet>> &Out) const;
   void
   addRequirement(llvm::StringRef Key, const VersionSet &Range,
                  llvm::ArrayRef<llvm::StringRef> Extras,
@@ -235,17 +237,28 @@ private:
   /// Remembered: every release's requirements ask it of their keys. With
   /// \p Load, a manifest package's manifest is read to tell its kind.
   Kind kindOf(llvm::StringRef P, bool Load = true) const {
-    auto [It, New] = ExistsMemo.try_emplace(P, Kind::None);
-    if (New && (Exists ? Exists(P) : Lookup(P) != nullptr))
-      It->second = Kind::Unknown;
-    if (Load && It->second == Kind::Unknown) {
+    std::optional<uint32_t> At = KindIndex.find<std::string_view>(
+        std::string_view(P.data(), P.size()), KindNames);
+    if (!At) {
+      At = uint32_t(KindNames.size());
+      KindNames.push_back(P.str());
+      KindIndex.add(KindNames.back(), *At);
+      Kinds.push_back((Exists ? Exists(P) : Lookup(P) != nullptr)
+                          ? Kind::Unknown
+                          : Kind::None);
+    }
+    if (Load && Kinds[*At] == Kind::Unknown) {
       const Package *Pkg = Lookup(P);
-      It->second =
+      Kinds[*At] =
           Pkg && Pkg->Kind == BuildKind::Python ? Kind::Python : Kind::Compiled;
     }
-    return It->second;
+    return Kinds[*At];
   }
-  mutable llvm::StringMap<Kind> ExistsMemo;
+  /// Each name kindOf() was asked, its kind, and an index of the names
+  /// (a lookup per requirement read: one probe of a flat array).
+  mutable std::vector<std::string> KindNames;
+  mutable std::vector<Kind> Kinds;
+  mutable solver::NameIndex<std::string> KindIndex;
   /// Every release's requirements read through it: a range decoded once.
   RangeMemo Ranges;
   /// Per range of Ranges, what mapRequirement() makes of it for a key

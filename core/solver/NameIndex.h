@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace cudadeps::solver {
@@ -24,12 +25,16 @@ namespace cudadeps::solver {
 /// hashes are equal.
 template <class P> class NameIndex {
 public:
-  /// Package's id in Names, if it has been added.
-  std::optional<uint32_t> find(const P &Package,
+  /// Package's id in Names, if it has been added. K may be another type
+  /// than P, named (find<std::string_view>() for a std::string: no copy of
+  /// the name), where std::hash gives both the same hash and they compare
+  /// with ==.
+  template <class K = P>
+  std::optional<uint32_t> find(const std::type_identity_t<K> &Package,
                                const std::vector<P> &Names) const {
     if (Slots.empty())
       return std::nullopt;
-    uint64_t Hash = hashOf(Package);
+    uint64_t Hash = std::hash<K>()(Package);
     for (size_t I = slotOf(Hash);; I = (I + 1) & (Slots.size() - 1)) {
       const Slot &S = Slots[I];
       if (S.Id == Empty)

@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 using cudadeps::solver::NameIndex;
@@ -26,6 +27,10 @@ TEST(NameIndex, FindsEveryNameAddedAndNoOther) {
     EXPECT_EQ(*Id, uint32_t(K));
   }
   EXPECT_FALSE(Index.find("pkg-5000", Names));
+  // By a view of the name, as by the name itself.
+  EXPECT_EQ(Index.find<std::string_view>("pkg-4321", Names),
+            std::optional<uint32_t>(4321));
+  EXPECT_FALSE(Index.find<std::string_view>("pkg-43210", Names));
   EXPECT_FALSE(Index.find("", Names));
   EXPECT_FALSE(Index.find("pkg-", Names));
 }
