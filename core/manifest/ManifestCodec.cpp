@@ -105,9 +105,8 @@ template <class C> void fields(C &Cd, Fallback &X) {
   Cd(X.Name, X.Summary, X.Impact, X.Env, X.Requires, X.Loc);
 }
 template <class C> void fields(C &Cd, Package &X) {
-  Cd(X.Name, X.NameLoc, X.Summary, X.Git, X.Tag, X.Kind, X.KindLoc,
-     X.Requires, X.Extras, X.Releases, X.Build, X.PrebuiltUrl, X.Fallbacks,
-     X.Loc);
+  Cd(X.Name, X.NameLoc, X.Summary, X.Git, X.Tag, X.Kind, X.KindLoc, X.Requires,
+     X.Extras, X.Releases, X.Build, X.PrebuiltUrl, X.Fallbacks, X.Loc);
 }
 template <class C> void fields(C &Cd, Project &X) {
   Cd(X.Name, X.NameLoc, X.Requires, X.Registry, X.TargetArchs, X.Loc);
@@ -119,15 +118,21 @@ template <class C> void fields(C &Cd, Manifest &X) {
 
 const VersionSet *RangeMemo::decode(llvm::StringRef Bytes,
                                     const SourcePath &File) {
-  auto [It, New] = Decoded.try_emplace(Bytes);
-  if (New) {
+  std::optional<uint32_t> At = Index.find<std::string_view>(
+      std::string_view(Bytes.data(), Bytes.size()), Keys);
+  if (!At) {
+    At = uint32_t(Keys.size());
+    Keys.push_back(Bytes.str());
+    Index.add(Keys.back(), *At);
     BinaryDecoder D(Bytes, File);
     VersionSet S;
     D(S);
+    Decoded.emplace_back();
     if (D.ok())
-      It->second = std::move(S);
+      Decoded.back() = std::move(S);
   }
-  return It->second ? &*It->second : nullptr;
+  const std::optional<VersionSet> &Set = Decoded[*At];
+  return Set ? &*Set : nullptr;
 }
 
 bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,

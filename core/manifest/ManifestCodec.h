@@ -10,14 +10,16 @@
 #define CUDADEPS_CORE_MANIFEST_MANIFESTCODEC_H
 
 #include "core/manifest/Manifest.h"
+#include "core/support/NameIndex.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cudadeps {
@@ -58,7 +60,7 @@ struct RequirementRange {
 /// Ranges decoded once each, by their encoded bytes: a registry's
 /// requirements repeat a few ranges many times (the generated 2,000-package
 /// registry's 88,167 name 211). The sets stay where they are while the memo
-/// lives (StringMap keeps each entry in its own allocation).
+/// lives (a deque).
 class RangeMemo {
 public:
   /// The range \p Bytes encode, decoded the first time; null when they do
@@ -66,7 +68,10 @@ public:
   const VersionSet *decode(llvm::StringRef Bytes, const SourcePath &File);
 
 private:
-  llvm::StringMap<std::optional<VersionSet>> Decoded;
+  /// Each range's bytes, and what they decode to, by the same index.
+  std::vector<std::string> Keys;
+  std::deque<std::optional<VersionSet>> Decoded;
+  NameIndex<std::string> Index;
 };
 
 /// Reads the keys, ranges and extras of the requirements \p Requires, left

@@ -20,8 +20,8 @@
 #include "core/manifest/Manifest.h"
 #include "core/manifest/ManifestCodec.h"
 #include "core/plan/Resolver.h"
-#include "core/solver/NameIndex.h"
 #include "core/solver/PackageSolver.h"
+#include "core/support/NameIndex.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -258,7 +258,7 @@ private:
   /// (a lookup per requirement read: one probe of a flat array).
   mutable std::vector<std::string> KindNames;
   mutable std::vector<Kind> Kinds;
-  mutable solver::NameIndex<std::string> KindIndex;
+  mutable NameIndex<std::string> KindIndex;
   /// Every release's requirements read through it: a range decoded once.
   RangeMemo Ranges;
   /// Per range of Ranges, what mapRequirement() makes of it for a key

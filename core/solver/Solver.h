@@ -26,10 +26,10 @@
 #include "core/solver/DependencyProvider.h"
 #include "core/solver/DerivationTree.h"
 #include "core/solver/Incompatibility.h"
-#include "core/solver/NameIndex.h"
 #include "core/solver/PartialSolution.h"
 #include "core/solver/SetTable.h"
 #include "core/solver/Term.h"
+#include "core/support/NameIndex.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"

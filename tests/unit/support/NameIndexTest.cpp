@@ -1,6 +1,6 @@
 //===- NameIndexTest.cpp - package names to their ids ---------------------===//
 
-#include "core/solver/NameIndex.h"
+#include "core/support/NameIndex.h"
 
 #include "gtest/gtest.h"
 
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-using cudadeps::solver::NameIndex;
+using cudadeps::NameIndex;
 
 namespace {
 

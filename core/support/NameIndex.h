@@ -1,15 +1,16 @@
-//===- NameIndex.h - the solver's package names to their ids --------------===//
+//===- NameIndex.h - names to their ids, in one flat array --------------===//
 //
-// The solver turns a package name into its id for every dependency it reads:
-// on a registry of thousands of packages, tens of thousands of lookups. A
-// node-based hash map reaches each name through a bucket and a node, each
-// somewhere else in memory; here a lookup reads one slot of a flat array
-// (the name's hash and id side by side) and then the name itself, in the
-// solver's own list of names.
+// The solver turns a package name into its id for every dependency it reads,
+// the provider a requirement's name into what it names, the range memo a
+// range's bytes into the set they encode: on a registry of thousands of
+// packages, tens of thousands of lookups each. A node-based hash map reaches
+// each name through a bucket and a node, each somewhere else in memory; here
+// a lookup reads one slot of a flat array (the name's hash and id side by
+// side) and then the name itself, in the caller's own list of names.
 //
 //===----------------------------------------------------------------------===//
-#ifndef CUDADEPS_CORE_SOLVER_NAMEINDEX_H
-#define CUDADEPS_CORE_SOLVER_NAMEINDEX_H
+#ifndef CUDADEPS_CORE_SUPPORT_NAMEINDEX_H
+#define CUDADEPS_CORE_SUPPORT_NAMEINDEX_H
 
 #include <cstdint>
 #include <functional>
@@ -17,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace cudadeps::solver {
+namespace cudadeps {
 
 /// Names (kept by the caller, in Names, numbered from 0) to their ids:
 /// open addressing with linear probing over a power-of-two array, each slot
@@ -85,6 +86,6 @@ private:
   size_t Count = 0;
 };
 
-} // namespace cudadeps::solver
+} // namespace cudadeps
 
 #endif
