@@ -20,8 +20,10 @@ and prints the times, the ratios to cudadeps and each child's peak RSS
 without /usr/bin/time). libsolv and resolvelib are timed in-process around the
 solve alone (building their pool/provider is reported as "load").
 A solver that is not installed is reported as missing, not skipped silently.
---baseline EXE adds another cudadeps executable (an earlier build), run right
-after --cudadeps on each problem, each with a warm load cache of its own.
+cudadeps runs with a load cache of its own, filled by one untimed run first
+(the times are of a warm resolve, as a pre-build hook runs it). --baseline EXE
+adds another cudadeps executable (an earlier build), run right after
+--cudadeps on each problem, with a warm load cache of its own too.
 The solvers take turns: --repeat rounds, each solver once per round (the
 order turned by one each round), and the median of its rounds: the
 machine's speed drifts, and ratios should compare the same moments.
@@ -417,11 +419,13 @@ def main():
                     continue
                 if s in ("cudadeps", "baseline"):
                     exe = a.cudadeps if s == "cudadeps" else a.baseline
-                    cache = (os.path.join(work_root, "cache-" + s)
-                             if a.baseline else None)
+                    # A load cache of each executable's own, filled by an
+                    # untimed run before its first round: the problem's
+                    # files were just written, and a cold first round would
+                    # be a parse of the whole registry.
+                    cache = os.path.join(work_root, "cache-" + s)
                     r = run_cudadeps(exe, p, work, 1, a.timeout, cache,
-                                     warm=rnd == 0 or not cache,
-                                     exact_rss=last)
+                                     warm=rnd == 0, exact_rss=last)
                 else:
                     py, what = available(s)
                     if not py:
