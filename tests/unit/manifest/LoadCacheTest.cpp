@@ -552,3 +552,32 @@ TEST(LoadCacheCodec, AnyBytesDecodeWithoutHarm) {
 }
 
 } // namespace
+
+TEST(RangeMemo, EachRangeDecodedOnceAndKeptWhereItIs) {
+  // Enough distinct ranges to grow the memo's index several times: each
+  // one's set stays where it was first decoded, and the same bytes find it.
+  RangeMemo Memo;
+  SourcePath File("reqs.toml");
+  std::vector<std::string> Bytes;
+  std::vector<const VersionSet *> First;
+  for (int K = 0; K < 300; ++K) {
+    VersionSet S = VersionSet::atLeast(Version({uint64_t(K), 1}));
+    BinaryEncoder E(File);
+    E(S);
+    Bytes.push_back(E.take());
+    const VersionSet *Got = Memo.decode(Bytes.back(), File);
+    ASSERT_TRUE(Got) << K;
+    EXPECT_EQ(*Got, S) << K;
+    First.push_back(Got);
+  }
+  for (int K = 0; K < 300; ++K) {
+    std::string Copy = Bytes[K]; // other bytes, the same content
+    EXPECT_EQ(Memo.decode(Copy, File), First[K]) << K;
+  }
+  // Bytes that do not decode: null, every time.
+  for (int Twice = 0; Twice < 2; ++Twice) {
+    EXPECT_EQ(Memo.decode(llvm::StringRef("\xff\xff\xff", 3), File), nullptr);
+    EXPECT_EQ(Memo.decode(Bytes[7].substr(0, 1), File), nullptr);
+  }
+  EXPECT_EQ(Memo.decode(Bytes[7], File), First[7]);
+}
