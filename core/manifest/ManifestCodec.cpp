@@ -118,12 +118,9 @@ template <class C> void fields(C &Cd, Manifest &X) {
 
 const VersionSet *RangeMemo::decode(llvm::StringRef Bytes,
                                     const SourcePath &File) {
-  std::optional<uint32_t> At = Index.find<std::string_view>(
+  auto [At, New] = Index.intern<std::string_view>(
       std::string_view(Bytes.data(), Bytes.size()), Keys);
-  if (!At) {
-    At = uint32_t(Keys.size());
-    Keys.push_back(Bytes.str());
-    Index.add(Keys.back(), *At);
+  if (New) {
     BinaryDecoder D(Bytes, File);
     VersionSet S;
     D(S);
@@ -131,7 +128,7 @@ const VersionSet *RangeMemo::decode(llvm::StringRef Bytes,
     if (D.ok())
       Decoded.back() = std::move(S);
   }
-  const std::optional<VersionSet> &Set = Decoded[*At];
+  const std::optional<VersionSet> &Set = Decoded[At];
   return Set ? &*Set : nullptr;
 }
 

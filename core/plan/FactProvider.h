@@ -237,22 +237,18 @@ private:
   /// Remembered: every release's requirements ask it of their keys. With
   /// \p Load, a manifest package's manifest is read to tell its kind.
   Kind kindOf(llvm::StringRef P, bool Load = true) const {
-    std::optional<uint32_t> At = KindIndex.find<std::string_view>(
+    auto [At, New] = KindIndex.intern<std::string_view>(
         std::string_view(P.data(), P.size()), KindNames);
-    if (!At) {
-      At = uint32_t(KindNames.size());
-      KindNames.push_back(P.str());
-      KindIndex.add(KindNames.back(), *At);
+    if (New)
       Kinds.push_back((Exists ? Exists(P) : Lookup(P) != nullptr)
                           ? Kind::Unknown
                           : Kind::None);
-    }
-    if (Load && Kinds[*At] == Kind::Unknown) {
+    if (Load && Kinds[At] == Kind::Unknown) {
       const Package *Pkg = Lookup(P);
-      Kinds[*At] =
+      Kinds[At] =
           Pkg && Pkg->Kind == BuildKind::Python ? Kind::Python : Kind::Compiled;
     }
-    return Kinds[*At];
+    return Kinds[At];
   }
   /// Each name kindOf() was asked, its kind, and an index of the names
   /// (a lookup per requirement read: one probe of a flat array).

@@ -514,11 +514,9 @@ private:
 
   /// The id of Package, interning it on first sight.
   PackageId id(const P &Package) {
-    if (std::optional<uint32_t> Known = Ids.find(Package, Names))
-      return *Known;
-    PackageId New = PackageId(Names.size());
-    Ids.add(Package, New);
-    Names.push_back(Package);
+    auto [Id, New] = Ids.intern(Package, Names);
+    if (!New)
+      return Id;
     Infos.emplace_back();
     Counts.emplace_back();
     FactsAsked.push_back(false);
@@ -528,7 +526,7 @@ private:
     Solution.ensure(Names.size());
     if (Solved)
       FirstSolution.emplace_back();
-    return New;
+    return Id;
   }
 
   PackageInfo &info(PackageId Pkg) {

@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cudadeps {
@@ -43,6 +44,19 @@ public:
       if (S.Hash == Hash && Names[S.Id] == Package)
         return S.Id;
     }
+  }
+
+  /// Package's id, added to Names (and to the index) on first sight, and
+  /// whether it was added; K as for find().
+  template <class K = P>
+  std::pair<uint32_t, bool> intern(const std::type_identity_t<K> &Package,
+                                   std::vector<P> &Names) {
+    if (std::optional<uint32_t> Known = find<K>(Package, Names))
+      return {*Known, false};
+    uint32_t Id = uint32_t(Names.size());
+    Names.emplace_back(Package);
+    add(Names.back(), Id);
+    return {Id, true};
   }
 
   /// Adds Package, not yet added, as Id.

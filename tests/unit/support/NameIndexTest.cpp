@@ -63,3 +63,20 @@ TEST(NameIndex, NamesWithOneHashAreToldApart) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(NameIndex, InternAddsANameOnceAndSaysWhen) {
+  NameIndex<std::string> Index;
+  std::vector<std::string> Names;
+  EXPECT_EQ(Index.intern("torch", Names), std::make_pair(0u, true));
+  EXPECT_EQ(Index.intern<std::string_view>("triton", Names),
+            std::make_pair(1u, true));
+  EXPECT_EQ(Index.intern<std::string_view>("torch", Names),
+            std::make_pair(0u, false));
+  EXPECT_EQ(Index.intern("triton", Names), std::make_pair(1u, false));
+  EXPECT_EQ(Names, (std::vector<std::string>{"torch", "triton"}));
+  EXPECT_EQ(Index.find("triton", Names), std::optional<uint32_t>(1));
+}
+
+} // namespace
