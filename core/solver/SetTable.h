@@ -14,6 +14,7 @@
 #define CUDADEPS_CORE_SOLVER_SETTABLE_H
 
 #include "core/solver/Term.h"
+#include "core/support/ProbedTable.h"
 
 #include <cassert>
 #include <cstdint>
@@ -35,59 +36,6 @@ struct TermKey {
   bool Positive = false;
   TermKey inverse() const { return {Set, !Positive}; }
   bool operator==(const TermKey &) const = default;
-};
-
-/// Open addressing with linear probing over a power-of-two array of slots,
-/// hashed by one multiplication (Fibonacci hashing), for 64-bit keys; the
-/// solver looks pairs of ids up millions of times, and a general map's
-/// hashing and probing cost more than the answer. Traits says what a slot
-/// is: Slot, Traits::Empty (a slot holding no key), Traits::key(Slot).
-template <class Traits> class ProbedTable {
-protected:
-  using Slot = typename Traits::Slot;
-  static bool empty(const Slot &S) { return S == Traits::Empty; }
-
-  /// The slot holding Key, or the empty one where it would go; null while
-  /// the table has no slots.
-  Slot *probe(uint64_t Key) {
-    if (Slots.empty())
-      return nullptr;
-    for (size_t I = slotOf(Key);; I = (I + 1) & (Slots.size() - 1))
-      if (empty(Slots[I]) || Traits::key(Slots[I]) == Key)
-        return &Slots[I];
-  }
-  /// Makes room for one more key (before probing for it to insert it).
-  void reserveOne() {
-    if ((Count + 1) * 2 <= Slots.size())
-      return;
-    std::vector<Slot> Old = std::move(Slots);
-    Slots.assign(Old.empty() ? 1024 : Old.size() * 2, Traits::Empty);
-    Shift = 64 - unsigned(__builtin_ctzll(Slots.size()));
-    for (const Slot &S : Old)
-      if (!empty(S))
-        *probe(Traits::key(S)) = S;
-  }
-  /// Forgets every key; keeps the slots unless they are many (a table
-  /// cleared often stays small).
-  void clear() {
-    if (Count == 0)
-      return;
-    if (Slots.size() > 65536) {
-      Slots = {};
-      Shift = 64;
-    } else {
-      std::fill(Slots.begin(), Slots.end(), Traits::Empty);
-    }
-    Count = 0;
-  }
-  size_t Count = 0;
-
-private:
-  size_t slotOf(uint64_t Key) const {
-    return size_t((Key * 0x9e3779b97f4a7c15ull) >> Shift);
-  }
-  std::vector<Slot> Slots;
-  unsigned Shift = 64;
 };
 
 template <class Value> struct KeyValueSlot {

@@ -12,6 +12,8 @@
 #ifndef CUDADEPS_CORE_SUPPORT_NAMEINDEX_H
 #define CUDADEPS_CORE_SUPPORT_NAMEINDEX_H
 
+#include "core/support/ProbedTable.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -21,11 +23,21 @@
 
 namespace cudadeps {
 
-/// Names (kept by the caller, in Names, numbered from 0) to their ids:
-/// open addressing with linear probing over a power-of-two array, each slot
-/// the full hash and the id, so that a probe compares names only where the
-/// hashes are equal.
-template <class P> class NameIndex {
+struct NameSlot {
+  uint64_t Hash = 0;
+  uint32_t Id = ~uint32_t(0);
+  bool operator==(const NameSlot &) const = default;
+};
+struct NameSlotTraits {
+  using Slot = NameSlot;
+  static constexpr Slot Empty{};
+  static uint64_t key(const Slot &S) { return S.Hash; }
+};
+
+/// Names (kept by the caller, in Names, numbered from 0) to their ids: a
+/// ProbedTable whose slots are each name's full hash and id, so that a
+/// probe compares names only where the hashes are equal.
+template <class P> class NameIndex : ProbedTable<NameSlotTraits> {
 public:
   /// Package's id in Names, if it has been added. K may be another type
   /// than P, named (find<std::string_view>() for a std::string: no copy of
@@ -34,16 +46,11 @@ public:
   template <class K = P>
   std::optional<uint32_t> find(const std::type_identity_t<K> &Package,
                                const std::vector<P> &Names) const {
-    if (Slots.empty())
-      return std::nullopt;
     uint64_t Hash = std::hash<K>()(Package);
-    for (size_t I = slotOf(Hash);; I = (I + 1) & (Slots.size() - 1)) {
-      const Slot &S = Slots[I];
-      if (S.Id == Empty)
-        return std::nullopt;
-      if (S.Hash == Hash && Names[S.Id] == Package)
-        return S.Id;
-    }
+    const NameSlot *S = probeFor(Hash, matching(Hash, Names, Package));
+    if (!S || empty(*S))
+      return std::nullopt;
+    return S->Id;
   }
 
   /// Package's id, added to Names (and to the index) on first sight, and
@@ -51,53 +58,27 @@ public:
   template <class K = P>
   std::pair<uint32_t, bool> intern(const std::type_identity_t<K> &Package,
                                    std::vector<P> &Names) {
-    if (std::optional<uint32_t> Known = find<K>(Package, Names))
-      return {*Known, false};
+    uint64_t Hash = std::hash<K>()(Package);
+    if (const NameSlot *S = probeFor(Hash, matching(Hash, Names, Package));
+        S && !empty(*S))
+      return {S->Id, false};
     uint32_t Id = uint32_t(Names.size());
     Names.emplace_back(Package);
-    add(Names.back(), Id);
+    reserveOne(); // then the first empty slot from its place is its own
+    *probeFor(Hash, [](const NameSlot &) { return false; }) = {Hash, Id};
+    ++Count;
     return {Id, true};
   }
 
-  /// Adds Package, not yet added, as Id.
-  void add(const P &Package, uint32_t Id) {
-    if ((Count + 1) * 2 > Slots.size())
-      grow();
-    place({hashOf(Package), Id});
-    ++Count;
-  }
-
 private:
-  static constexpr uint32_t Empty = ~uint32_t(0);
-  struct Slot {
-    uint64_t Hash = 0;
-    uint32_t Id = Empty;
-  };
-
-  static uint64_t hashOf(const P &Package) { return std::hash<P>()(Package); }
-  size_t slotOf(uint64_t Hash) const {
-    // Fibonacci hashing: the top bits of the product, spread whatever the
-    // hash's own low bits are.
-    return size_t((Hash * 0x9e3779b97f4a7c15ull) >> Shift);
+  /// What tells Package's slot from others with its hash.
+  template <class K>
+  static auto matching(uint64_t Hash, const std::vector<P> &Names,
+                       const K &Package) {
+    return [Hash, &Names, &Package](const NameSlot &S) {
+      return S.Hash == Hash && Names[S.Id] == Package;
+    };
   }
-  void place(Slot New) {
-    size_t I = slotOf(New.Hash);
-    while (Slots[I].Id != Empty)
-      I = (I + 1) & (Slots.size() - 1);
-    Slots[I] = New;
-  }
-  void grow() {
-    std::vector<Slot> Old = std::move(Slots);
-    Slots.assign(Old.empty() ? 64 : Old.size() * 2, Slot{});
-    Shift = 64 - unsigned(__builtin_ctzll(Slots.size()));
-    for (const Slot &S : Old)
-      if (S.Id != Empty)
-        place(S);
-  }
-
-  std::vector<Slot> Slots;
-  unsigned Shift = 64;
-  size_t Count = 0;
 };
 
 } // namespace cudadeps

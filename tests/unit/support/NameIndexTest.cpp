@@ -18,8 +18,8 @@ TEST(NameIndex, FindsEveryNameAddedAndNoOther) {
   EXPECT_FALSE(Index.find("torch", Names));
   // Enough names to grow the table several times over.
   for (int K = 0; K < 5000; ++K) {
-    Names.push_back("pkg-" + std::to_string(K));
-    Index.add(Names.back(), uint32_t(K));
+    EXPECT_EQ(Index.intern("pkg-" + std::to_string(K), Names),
+              std::make_pair(uint32_t(K), true));
   }
   for (int K = 0; K < 5000; ++K) {
     std::optional<uint32_t> Id = Index.find("pkg-" + std::to_string(K), Names);
@@ -51,12 +51,13 @@ template <> struct std::hash<Same> {
 namespace {
 
 TEST(NameIndex, NamesWithOneHashAreToldApart) {
+  // More than the first table holds: they move to a larger one together.
   NameIndex<Same> Index;
   std::vector<Same> Names;
-  for (const char *N : {"a", "b", "c", "d", "e", "f", "g", "h"}) {
-    Names.push_back({N});
-    Index.add(Names.back(), uint32_t(Names.size() - 1));
-  }
+  for (int K = 0; K < 700; ++K)
+    EXPECT_EQ(Index.intern(Same{"n" + std::to_string(K)}, Names),
+              std::make_pair(uint32_t(K), true));
+  EXPECT_EQ(Index.intern(Same{"n5"}, Names), std::make_pair(5u, false));
   for (size_t K = 0; K < Names.size(); ++K)
     EXPECT_EQ(Index.find(Names[K], Names), std::optional<uint32_t>(K));
   EXPECT_FALSE(Index.find(Same{"z"}, Names));
