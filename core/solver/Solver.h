@@ -405,8 +405,12 @@ private:
     std::vector<std::pair<size_t, size_t>> Runs;
     /// In the order found: each one's dependee versions died before it.
     std::vector<PruneDeath> Deaths;
-    /// Per package and version: the incompatibility of a dead one.
-    std::vector<std::vector<IncompId>> Why;
+    /// Per package: where its versions' slots begin (a version's slot is
+    /// Base[Pkg] plus its index in Ascending; Base has one entry more).
+    std::vector<size_t> Base;
+    /// Per version by slot: the incompatibility of a dead one (0 for any
+    /// other).
+    std::vector<IncompId> Why;
     /// The incompatibilities whose proof is not written yet.
     /// By id widened to 64 bits, so that no id (a proof step's included,
     /// which proofWithin() looks up too) is DenseMap's empty or tombstone
@@ -856,10 +860,10 @@ private:
   /// (materialize()): most are never part of a failure that anyone reads.
   bool prune() {
     Pruning &Pr = Dead;
-    // Per package and version: the size of its proof once it is known dead
-    // (0: not known dead).
-    std::vector<std::vector<uint64_t>> Size;
-    auto Grow = [&] { Size.resize(Names.size()); };
+    // Per package: how many versions it has (read while the list of
+    // packages grows).
+    std::vector<uint32_t> Count;
+    auto Grow = [&] { Count.resize(Names.size()); };
     // Found dead in the order of their proofs' sizes, smallest first
     // (Knuth's generalization of Dijkstra's algorithm to derivations): a
     // version is dead once one of its dependencies allows only versions
@@ -888,7 +892,7 @@ private:
         continue;
       PackageInfo &I = info(Pkg);
       Grow();
-      Size[Pkg].assign(I.Ascending.size(), 0);
+      Count[Pkg] = uint32_t(I.Ascending.size());
       for (uint32_t K = 0; K < I.Ascending.size(); ++K) {
         const Dependencies<P, VS> &D = depsAt(Pkg, I, K);
         if (!D.Available) {
@@ -914,9 +918,14 @@ private:
     // Start[Slot] to Start[Slot + 1]). A version's death visits those
     // alone, not every edge into its package (most allow other versions),
     // and reads them in one place.
-    std::vector<size_t> Base(Names.size() + 1, 0);
+    std::vector<size_t> &Base = Pr.Base;
+    Base.assign(Names.size() + 1, 0);
     for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
-      Base[Pkg + 1] = Base[Pkg] + Size[Pkg].size();
+      Base[Pkg + 1] = Base[Pkg] + Count[Pkg];
+    // Per version by slot: the size of its proof once it is known dead (0:
+    // not known dead). Flat, as the other per-version arrays here: the
+    // deaths come in no order of package.
+    std::vector<uint64_t> Size(Base.back(), 0);
     // Each (edge, slot of a version its range allows), in the order made.
     auto EachAllowed = [&](auto Visit) {
       for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
@@ -954,16 +963,16 @@ private:
     while (!Heap.empty()) {
       Candidate C = Heap.top();
       Heap.pop();
-      if (Size[C.Pkg][C.Index])
-        continue; // known dead already, by a smaller proof
-      Size[C.Pkg][C.Index] = C.Size;
-      Pr.Deaths.push_back({C.Pkg, C.Index, C.Edge});
       size_t Slot = Base[C.Pkg] + C.Index;
+      if (Size[Slot])
+        continue; // known dead already, by a smaller proof
+      Size[Slot] = C.Size;
+      Pr.Deaths.push_back({C.Pkg, C.Index, C.Edge});
       for (size_t A = Start[Slot]; A < Start[Slot + 1]; ++A) {
         uint32_t E = Allowing[A];
         const PruneEdge &Edge = Pr.Edges[E];
         Below[E] = std::min<uint64_t>(Below[E] + C.Size, uint64_t(1) << 62);
-        if (--Waiting[E] == 0 && !Size[Edge.Depender][Edge.Index])
+        if (--Waiting[E] == 0 && !Size[Base[Edge.Depender] + Edge.Index])
           Offer(E);
       }
     }
@@ -976,15 +985,12 @@ private:
     // per run of adjacent versions that die by the same dependency (the
     // same dependee and range, as incompatibilitiesFor() widens them),
     // without its proof (materialize()).
-    // Why[Pkg][K] 0 (the root's incompatibility): not given one yet.
-    Pr.Why.resize(Names.size());
-    std::vector<std::vector<uint32_t>> DeathOf(Names.size());
-    for (uint32_t D = 0; D < Pr.Deaths.size(); ++D) {
-      const PruneDeath &X = Pr.Deaths[D];
-      DeathOf[X.Pkg].resize(info(X.Pkg).Ascending.size(), NoEdge);
-      DeathOf[X.Pkg][X.Index] = D;
-      Pr.Why[X.Pkg].resize(info(X.Pkg).Ascending.size());
-    }
+    // Why 0 (the root's incompatibility): not given one yet. DeathOf: per
+    // version by slot, its death (NoEdge: it lives).
+    Pr.Why.assign(Base.back(), 0);
+    std::vector<uint32_t> DeathOf(Base.back(), NoEdge);
+    for (uint32_t D = 0; D < Pr.Deaths.size(); ++D)
+      DeathOf[Base[Pr.Deaths[D].Pkg] + Pr.Deaths[D].Index] = D;
     auto KilledBy = [&](uint32_t D) -> std::pair<PackageId, const VS *> {
       const PruneDeath &X = Pr.Deaths[D];
       if (X.Edge == NoEdge)
@@ -999,7 +1005,11 @@ private:
     Tainted.reserve(Tainted.size() + Pr.Deaths.size());
     for (uint32_t D = 0; D < Pr.Deaths.size(); ++D) {
       const PruneDeath &X = Pr.Deaths[D];
-      if (Pr.Why[X.Pkg][X.Index])
+      // This package's slots.
+      IncompId *Why = &Pr.Why[Base[X.Pkg]];
+      const uint32_t *DeathAt = &DeathOf[Base[X.Pkg]];
+      std::pair<uint32_t, uint32_t> *RunOf = &RunAt[Base[X.Pkg]];
+      if (Why[X.Index])
         continue; // in the run of an earlier one
       PackageInfo &I = info(X.Pkg);
       const V &Version = I.Ascending[X.Index];
@@ -1010,15 +1020,15 @@ private:
         U.Terms.emplace_back(Names[X.Pkg],
                              TermT::positive(VS::exactly(Version)));
         U.Text = depsAt(X.Pkg, I, X.Index).Reason;
-        Pr.Why[X.Pkg][X.Index] = addIncompatibility(std::move(U));
-        Pr.Ruled.push_back(Pr.Why[X.Pkg][X.Index]);
-        RunAt[Base[X.Pkg] + X.Index] = {X.Index, X.Index};
+        Why[X.Index] = addIncompatibility(std::move(U));
+        Pr.Ruled.push_back(Why[X.Index]);
+        RunOf[X.Index] = {X.Index, X.Index};
         continue;
       }
       auto Same = KilledBy(D);
       auto Joins = [&](size_t K) {
-        uint32_t Other = DeathOf[X.Pkg][K];
-        if (Other == NoEdge || Pr.Why[X.Pkg][K])
+        uint32_t Other = DeathAt[K];
+        if (Other == NoEdge || Why[K])
           return false;
         auto By = KilledBy(Other);
         return By.second && By.first == Same.first &&
@@ -1043,8 +1053,8 @@ private:
       Pr.Lazy.try_emplace(Id, LazyProof{D, From, To, NeedsNone});
       Pr.Ruled.push_back(Id);
       for (uint32_t K = From; K < To; ++K) {
-        Pr.Why[X.Pkg][K] = Id;
-        RunAt[Base[X.Pkg] + K] = {From, To};
+        Why[K] = Id;
+        RunOf[K] = {From, To};
       }
     }
 
@@ -1105,7 +1115,7 @@ private:
     llvm::SmallVector<IncompId, 8> Out;
     for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
       for (size_t K = Dead.Runs[R].first; K < Dead.Runs[R].second; ++K)
-        if (IncompId Id = Dead.Why[E.Dependee][K];
+        if (IncompId Id = Dead.Why[Dead.Base[E.Dependee] + K];
             Out.empty() || Out.back() != Id)
           Out.push_back(Id);
     return Out;
