@@ -985,18 +985,14 @@ private:
     // per run of adjacent versions that die by the same dependency (the
     // same dependee and range, as incompatibilitiesFor() widens them),
     // without its proof (materialize()).
-    // Why 0 (the root's incompatibility): not given one yet. DeathOf: per
-    // version by slot, its death (NoEdge: it lives).
+    // Why 0 (the root's incompatibility): not given one yet. KilledBy:
+    // per version by slot, the dependency it died by (NoEdge: it lives, or
+    // is unavailable), read where a run grows: a neighbour's edge is made
+    // next to this one's, where its death is anywhere in the list.
     Pr.Why.assign(Base.back(), 0);
-    std::vector<uint32_t> DeathOf(Base.back(), NoEdge);
-    for (uint32_t D = 0; D < Pr.Deaths.size(); ++D)
-      DeathOf[Base[Pr.Deaths[D].Pkg] + Pr.Deaths[D].Index] = D;
-    auto KilledBy = [&](uint32_t D) -> std::pair<PackageId, const VS *> {
-      const PruneDeath &X = Pr.Deaths[D];
-      if (X.Edge == NoEdge)
-        return {RootId, nullptr};
-      return {Pr.Edges[X.Edge].Dependee, EdgeRange[X.Edge]};
-    };
+    std::vector<uint32_t> KilledBy(Base.back(), NoEdge);
+    for (const PruneDeath &X : Pr.Deaths)
+      KilledBy[Base[X.Pkg] + X.Index] = X.Edge;
     // Per version (by slot): the run its incompatibility rules out, once
     // made (ruledOut()).
     std::vector<std::pair<uint32_t, uint32_t>> RunAt(Base.back());
@@ -1007,7 +1003,7 @@ private:
       const PruneDeath &X = Pr.Deaths[D];
       // This package's slots.
       IncompId *Why = &Pr.Why[Base[X.Pkg]];
-      const uint32_t *DeathAt = &DeathOf[Base[X.Pkg]];
+      const uint32_t *EdgeAt = &KilledBy[Base[X.Pkg]];
       std::pair<uint32_t, uint32_t> *RunOf = &RunAt[Base[X.Pkg]];
       if (Why[X.Index])
         continue; // in the run of an earlier one
@@ -1025,14 +1021,13 @@ private:
         RunOf[X.Index] = {X.Index, X.Index};
         continue;
       }
-      auto Same = KilledBy(D);
+      const PackageId SameDependee = Pr.Edges[X.Edge].Dependee;
+      const VS &SameRange = *EdgeRange[X.Edge];
       auto Joins = [&](size_t K) {
-        uint32_t Other = DeathAt[K];
-        if (Other == NoEdge || Why[K])
-          return false;
-        auto By = KilledBy(Other);
-        return By.second && By.first == Same.first &&
-               *By.second == *Same.second;
+        uint32_t Other = EdgeAt[K];
+        return Other != NoEdge && !Why[K] &&
+               Pr.Edges[Other].Dependee == SameDependee &&
+               *EdgeRange[Other] == SameRange;
       };
       uint32_t From = X.Index, To = X.Index + 1;
       while (From > 0 && Joins(From - 1))
@@ -1042,8 +1037,8 @@ private:
       const PruneEdge &E = Pr.Edges[X.Edge];
       // An empty range ends in "no versions" at once, as a search finds it.
       bool NeedsNone =
-          Same.second->isEmpty() ||
-          !Same.second->isSubsetOf(ruledOut(E, Base, RunAt));
+          SameRange.isEmpty() ||
+          !SameRange.isSubsetOf(ruledOut(E, Base, RunAt));
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
