@@ -3,6 +3,7 @@
 #include "core/plan/Resolver.h"
 
 #include "core/plan/FactProvider.h"
+#include "core/plan/ReasonLines.h"
 
 #include "core/manifest/Template.h"
 #include "core/solver/PackageSolver.h"
@@ -307,35 +308,10 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
                                    const std::string &Root,
                                    const PackageReportStyle &Style,
                                    std::vector<std::string> &HintsOut) {
-  std::vector<std::string> Out;
-  // A line said already, or that begins a line said already ("torch is not
-  // installed ..." next to "torch is not installed ...: X is a torch
-  // extension"), is not said again; "X needs torch >=2.5" and "X needs torch
-  // >=2.7" (two releases) become one line.
-  auto Add = [&](const std::string &Line) {
-    if (Line.empty() || is_contained(Out, Line) ||
-        any_of(Out, [&](const std::string &L) {
-          return StringRef(L).startswith(Line + ":");
-        }))
-      return;
-    Out.push_back(Line);
-  };
+  ReasonLines Out;
+  auto Add = [&](const std::string &Line) { Out.add(Line); };
   auto AddNeed = [&](const std::string &From, const std::string &To,
-                     const std::string &Set) {
-    std::string Head = From + " needs " + To + " ";
-    for (std::string &L : Out) {
-      if (!StringRef(L).startswith(Head))
-        continue;
-      StringRef Sets = StringRef(L).drop_front(Head.size());
-      Sets.consume_back(" (by release)");
-      SmallVector<StringRef, 4> Known;
-      Sets.split(Known, " or ");
-      if (!is_contained(Known, Set))
-        L = Head + Sets.str() + " or " + Set + " (by release)";
-      return;
-    }
-    Out.push_back(Head + Set);
-  };
+                     const std::string &Set) { Out.addNeed(From, To, Set); };
   // Machine facts first, then unavailable versions, then the rest: the
   // order a reader needs ("no nvcc", "torch needs 12.x", "no wheel"); a
   // requirement before what the machine has of it ("fla needs transformers
@@ -453,7 +429,7 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
       break;
     }
   }
-  return Out;
+  return Out.take();
 }
 
 /// The requirements of a package's releases, and of the manifest packages

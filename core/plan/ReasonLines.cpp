@@ -1,0 +1,86 @@
+//===- ReasonLines.cpp - the lines of a package's reasons, each said once -===//
+#include "core/plan/ReasonLines.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace cudadeps {
+
+void ReasonLines::add(const std::string &Line) {
+  if (Line.empty() || Lines.count(Line) || ColonPrefixes.count(Line))
+    return;
+  push(Line);
+}
+
+void ReasonLines::addNeed(const std::string &From, const std::string &To,
+                          const std::string &Set) {
+  std::string Head = From + " needs " + To + " ";
+  std::optional<size_t> At;
+  if (StringRef(From).contains(' ') || StringRef(To).contains(' ')) {
+    // Not a head that FirstByHead holds: looked for line by line.
+    for (size_t I = 0; I < Out.size() && !At; ++I)
+      if (StringRef(Out[I]).startswith(Head))
+        At = I;
+  } else if (auto It = FirstByHead.find(Head); It != FirstByHead.end()) {
+    At = It->second;
+  }
+  if (!At) {
+    push(Head + Set);
+    return;
+  }
+  StringRef Sets = StringRef(Out[*At]).drop_front(Head.size());
+  Sets.consume_back(" (by release)");
+  SmallVector<StringRef, 4> Known;
+  Sets.split(Known, " or ");
+  if (is_contained(Known, Set))
+    return;
+  std::string Merged = Head + Sets.str() + " or " + Set + " (by release)";
+  forget(Out[*At]);
+  Out[*At] = std::move(Merged);
+  remember(Out[*At], *At);
+}
+
+void ReasonLines::push(std::string Line) {
+  Out.push_back(std::move(Line));
+  remember(Out.back(), Out.size() - 1);
+}
+
+/// "A needs B " where Line begins so, A and B without a space (the only
+/// heads addNeed() looks up in FirstByHead), else empty. A line that begins
+/// with such a head has no other: A ends at its first space.
+static StringRef headOf(StringRef Line) {
+  size_t Space = Line.find(' ');
+  if (Space == StringRef::npos || !Line.drop_front(Space).startswith(" needs "))
+    return {};
+  size_t End = Line.find(' ', Space + 7);
+  return End == StringRef::npos ? StringRef() : Line.take_front(End + 1);
+}
+
+void ReasonLines::remember(StringRef Line, size_t Index) {
+  ++Lines[Line];
+  for (size_t I = Line.find(':'); I != StringRef::npos;
+       I = Line.find(':', I + 1))
+    ++ColonPrefixes[Line.take_front(I)];
+  // A merged line keeps its head, and lines are never removed: the first
+  // line with a head stays the first.
+  if (StringRef Head = headOf(Line); !Head.empty())
+    FirstByHead.try_emplace(Head, Index);
+}
+
+void ReasonLines::forget(StringRef Line) {
+  auto Drop = [](StringMap<unsigned> &M, StringRef Key) {
+    auto It = M.find(Key);
+    if (--It->second == 0)
+      M.erase(It);
+  };
+  Drop(Lines, Line);
+  for (size_t I = Line.find(':'); I != StringRef::npos;
+       I = Line.find(':', I + 1))
+    Drop(ColonPrefixes, Line.take_front(I));
+}
+
+} // namespace cudadeps
