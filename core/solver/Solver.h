@@ -996,9 +996,14 @@ private:
     // Per version (by slot): the run its incompatibility rules out, once
     // made (ruledOut()).
     std::vector<std::pair<uint32_t, uint32_t>> RunAt(Base.back());
-    Store.reserve(Store.size() + Pr.Deaths.size());
-    Meta.reserve(Meta.size() + Pr.Deaths.size());
-    Tainted.reserve(Tainted.size() + Pr.Deaths.size());
+    // Room for the dead runs and for what the rest of the search adds (a
+    // few per package it still decides): the arrays are the largest the
+    // solve has, and doubling them for the last few hundred would copy
+    // them whole into twice their size, fresh pages the system zeroes.
+    size_t Room = Pr.Deaths.size() + 2 * Names.size();
+    Store.reserve(Store.size() + Room);
+    Meta.reserve(Meta.size() + Room);
+    Tainted.reserve(Tainted.size() + Room);
     for (uint32_t D = 0; D < Pr.Deaths.size(); ++D) {
       const PruneDeath &X = Pr.Deaths[D];
       // This package's slots.
