@@ -308,10 +308,7 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
                                    const std::string &Root,
                                    const PackageReportStyle &Style,
                                    std::vector<std::string> &HintsOut) {
-  ReasonLines Out;
-  auto Add = [&](const std::string &Line) { Out.add(Line); };
-  auto AddNeed = [&](const std::string &From, const std::string &To,
-                     const std::string &Set) { Out.addNeed(From, To, Set); };
+  ReasonLines Lines;
   // Machine facts first, then unavailable versions, then the rest: the
   // order a reader needs ("no nvcc", "torch needs 12.x", "no wheel"); a
   // requirement before what the machine has of it ("fla needs transformers
@@ -342,7 +339,7 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
     switch (N.Kind) {
     case solver::CauseKind::Custom:
     case solver::CauseKind::Unavailable:
-      Add(N.Text);
+      Lines.add(N.Text);
       for (const std::string &H : Prov.hintsFor(N.Text))
         if (!is_contained(HintsOut, H))
           HintsOut.push_back(H);
@@ -384,7 +381,8 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
         std::vector<std::string> Names;
         for (const Release *R : Rs)
           Names.push_back(R->VersionText);
-        Add(formatv("no release of {0} matches {1}; releases: {2}", T.first,
+        Lines.add(
+            formatv("no release of {0} matches {1}; releases: {2}", T.first,
                     Style.Set(Want),
                     Names.empty() ? std::string("none") : join(Names, ", "))
                 .str());
@@ -392,19 +390,19 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
       }
       // For the toolkits and compilers, say what the machine has.
       if (T.first == NvccPkg || T.first == CompilerPkg) {
-        Add(Prov.describeCandidates(T.first));
+        Lines.add(Prov.describeCandidates(T.first));
         break;
       }
       // An installed distribution is one version: say which.
       if (std::optional<Version> Have = Prov.installedVersion(T.first)) {
-        Add(formatv("{0} {1} is installed, which is not {2}", T.first,
-                    Have->str(), Style.Set(T.second.set()))
-                .str());
+        Lines.add(formatv("{0} {1} is installed, which is not {2}", T.first,
+                          Have->str(), Style.Set(T.second.set()))
+                      .str());
         break;
       }
-      Add(formatv("no version of {0} matches {1}", T.first,
-                  Style.Set(T.second.set()))
-              .str());
+      Lines.add(formatv("no version of {0} matches {1}", T.first,
+                        Style.Set(T.second.set()))
+                    .str());
       break;
     }
     case solver::CauseKind::Dependency: {
@@ -422,14 +420,14 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
       if (Need.isAny())
         break;
       // The range as the manifest wrote it, not its strategy encoding.
-      AddNeed(From, To, Style.PackageSet(To, Need));
+      Lines.addNeed(From, To, Style.PackageSet(To, Need));
       break;
     }
     default:
       break;
     }
   }
-  return Out.take();
+  return Lines.take();
 }
 
 /// The requirements of a package's releases, and of the manifest packages
