@@ -53,14 +53,21 @@ template <class P, class VS> struct DerivationTree {
 
   /// The tree of the incompatibilities reachable from Final, each made once
   /// by Make(Id) (a node whose causes are still ids of its owner's store).
+  /// \p Expected: how many nodes the caller expects (0: unknown), room made
+  /// for them at once rather than by doubling.
   template <class MakeF>
-  static DerivationTree build(IncompId Final, const P &Root, MakeF Make) {
+  static DerivationTree build(IncompId Final, const P &Root, MakeF Make,
+                              size_t Expected = 0) {
     DerivationTree T;
     T.RootPackage = Root;
     // By id widened to 64 bits: every 32-bit id (a proof step's high bit
     // set included) is a key, none DenseMap's empty or tombstone one. A
     // query's proof has thousands of nodes: a probe each, not a tree node.
     llvm::DenseMap<uint64_t, IncompId> Mapped;
+    if (Expected) {
+      T.Nodes.reserve(Expected);
+      Mapped.reserve(Expected);
+    }
     T.Top = T.copy(Final, Mapped, Make);
     return T;
   }

@@ -496,7 +496,7 @@ private:
             else
               N.Terms = Take ? std::move(I.Terms) : I.Terms;
             return N;
-          });
+          }, std::exchange(ProofCount, 0));
       Result.Failure->DerivedTerms = DerivedTerms;
     } else if (Exhausted) {
       Result.Undecided = true;
@@ -1247,7 +1247,9 @@ private:
   /// Whether the proof of incompatibility Top rests on at most Bound
   /// incompatibilities (itself included, each counted once). A dead
   /// version's proof not written yet (materialize()) is counted as written.
+  /// Where it does, their count is kept in ProofCount.
   bool proofWithin(IncompId Top, unsigned Bound) {
+    ProofCount = 0;
     ProofMark.resize(Store.size(), 0);
     StepMark.resize(Proofs.size(), 0);
     ++ProofStamp;
@@ -1281,6 +1283,7 @@ private:
       if (Count > Bound)
         return false;
     }
+    ProofCount = Count;
     return true;
   }
 
@@ -1840,6 +1843,10 @@ private:
   /// counted.
   std::vector<uint64_t> ProofMark, StepMark;
   uint64_t ProofStamp = 0;
+  /// How many incompatibilities the proof proofWithin() last found within
+  /// its bound rests on (0: none found since result() read it): the room
+  /// result() makes for the failure's tree.
+  size_t ProofCount = 0;
   Pruning Dead;
   /// The steps of the proofs materialize() wrote, by id | ProofBit: apart
   /// from the store, which a query renumbers when it forgets.
