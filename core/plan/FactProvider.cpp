@@ -385,6 +385,36 @@ requirementRangesOf(const Package &Pkg, size_t I, RangeMemo *Memo) {
   return overPackage(Pkg, readRanges(E, Memo));
 }
 
+const Package *FactProvider::lookupForDependencies(const std::string &P) {
+  if (Last.Pkg && P == Last.Name)
+    return Last.Pkg;
+  const Package *Pkg = Lookup(P);
+  if (Pkg) {
+    Last.Name = P;
+    Last.Pkg = Pkg;
+    Last.Index = 0;
+  }
+  return Pkg;
+}
+
+std::optional<size_t> FactProvider::releaseIndex(const Package &Pkg,
+                                                 const Version &V) {
+  // The release read last, then its neighbours (the solver reads a
+  // package's versions in order, a manifest lists them either way), then
+  // the whole list.
+  const ReleaseList &Rs = Pkg.Releases;
+  if (&Pkg == Last.Pkg) {
+    size_t I = Last.Index;
+    for (size_t K : {I + 1, I - 1, I})
+      if (K < Rs.size() && Rs.version(K) == V)
+        return Last.Index = K;
+  }
+  std::optional<size_t> Index = Rs.indexOf(V);
+  if (Index && &Pkg == Last.Pkg)
+    Last.Index = *Index;
+  return Index;
+}
+
 PackageDependencies FactProvider::dependencies(const std::string &P,
                                                const Version &V) {
   if (P == Req.RootName)
@@ -406,10 +436,10 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
         addRequirement(R, On);
     return PackageDependencies::available(std::move(On));
   }
-  const Package *Pkg = Lookup(P);
+  const Package *Pkg = lookupForDependencies(P);
   if (!Pkg)
     return PackageDependencies::available({});
-  std::optional<size_t> Index = Pkg->Releases.indexOf(V.withEpoch(0));
+  std::optional<size_t> Index = releaseIndex(*Pkg, V.withEpoch(0));
   if (!Index)
     return PackageDependencies::unavailable("no such release");
   bool Compiles = Pkg->Kind != BuildKind::Python;

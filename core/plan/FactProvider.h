@@ -229,6 +229,19 @@ private:
   const ResolveRequest &Req;
   const PackageLookup &Lookup;
   PackageExists Exists;
+  /// The package dependencies() read last, and the place in its release
+  /// list of the release it read: the solver asks for one package's
+  /// versions one after another, in order, so that the next one is found
+  /// without a lookup by name or a walk of the list (a package the lookup
+  /// has found keeps its place).
+  struct LastRead {
+    std::string Name;
+    const Package *Pkg = nullptr;
+    size_t Index = 0;
+  };
+  LastRead Last;
+  const Package *lookupForDependencies(const std::string &P);
+  std::optional<size_t> releaseIndex(const Package &Pkg, const Version &V);
   /// What a name is: not a manifest package, one whose manifest was not
   /// read yet (Unknown), a pure-Python one (its versions all from source,
   /// SourceEpoch, so that a range over it is lifted into that epoch alone:
