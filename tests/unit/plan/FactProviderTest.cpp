@@ -14,18 +14,12 @@ using namespace cudadeps;
 
 namespace {
 
-/// Two pure-Python packages whose releases each require something of their
+/// Three pure-Python packages whose releases each require something of their
 /// own (the manifest lists them newest first for "a", oldest first for
 /// "b"), so that reading one release for another shows.
-struct TwoPackages {
-  TwoPackages() {
-    add(R"(schema = 1
-[package]
-name = "a"
-git = "https://example.invalid/a.git"
-tag = "v{version}"
-build = "python"
-[[release]]
+struct ThreePackages {
+  ThreePackages() {
+    add("a", R"([[release]]
 version = "3.0"
 [release.requires]
 b = ">=2"
@@ -39,13 +33,7 @@ version = "1.0"
 [release.requires]
 c = "==1.*"
 )");
-    add(R"(schema = 1
-[package]
-name = "b"
-git = "https://example.invalid/b.git"
-tag = "v{version}"
-build = "python"
-[[release]]
+    add("b", R"([[release]]
 version = "1.0"
 [release.requires]
 c = ">=2"
@@ -56,22 +44,20 @@ version = "3.0"
 [release.requires]
 a = "<3"
 )");
-    add(R"(schema = 1
-[package]
-name = "c"
-git = "https://example.invalid/c.git"
-tag = "v{version}"
-build = "python"
-[[release]]
+    add("c", R"([[release]]
 version = "1.0"
 [[release]]
 version = "2.0"
 )");
   }
-  void add(const std::string &Text) {
-    auto M = parseManifest(Text, "p.toml");
+  /// A pure-Python package Name whose releases are \p Releases (TOML).
+  void add(const std::string &Name, const std::string &Releases) {
+    std::string Text = "schema = 1\n[package]\nname = \"" + Name +
+                       "\"\ngit = \"https://example.invalid/" + Name +
+                       ".git\"\ntag = \"v{version}\"\nbuild = \"python\"\n" +
+                       Releases;
+    auto M = parseManifest(Text, Name + ".toml");
     ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
-    std::string Name = M->Pkg->Name;
     Manifests.emplace(Name, std::move(*M));
   }
   PackageLookup lookup() const {
@@ -102,7 +88,7 @@ Version source(llvm::StringRef V) {
 // between, the same release again, a version it does not have), each answer
 // is the one a provider that has read nothing before gives.
 TEST(FactProvider, DependenciesInAnyOrderAreThoseOfAFreshProvider) {
-  TwoPackages T;
+  ThreePackages T;
   PackageLookup L = T.lookup();
   Facts F;
   KnowledgeBase KB;
