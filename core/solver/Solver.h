@@ -335,6 +335,25 @@ private:
     return true;
   }
 
+  /// A dependency as the solver keeps it: the dependee by the id of its
+  /// name in DepNames (depId() gives its package id: a package is numbered
+  /// where the solve first looks at it, not where a dependency on it is
+  /// read, and the numbering orders what the solve does), the range by its
+  /// set in sets().
+  struct DepEntry {
+    uint32_t Name;
+    SetId Set;
+  };
+  /// A version's dependencies once read (depsAt()): a few words, where the
+  /// provider's are a name and a set per dependency.
+  struct VersionDeps {
+    bool Read = false;
+    bool Available = true;
+    /// Where unavailable: its reason, in Reasons.
+    uint32_t Reason = 0;
+    llvm::SmallVector<DepEntry, 3> On;
+  };
+
   struct PackageInfo {
     bool Listed = false;
     /// The provider's versions in ascending order, each once, for range
@@ -353,7 +372,7 @@ private:
     std::vector<size_t> PreferredBefore;
     /// Per position in Ascending: its dependencies once asked (the list
     /// sized at the first; its elements never move after).
-    std::vector<std::optional<Dependencies<P, VS>>> DepsByIndex;
+    std::vector<VersionDeps> DepsByIndex;
     /// Per dependee: the versions of this package whose dependency on it has
     /// already been turned into an incompatibility.
     std::map<PackageId, VS> AlreadyListed;
@@ -574,14 +593,56 @@ private:
     return I;
   }
 
-  const Dependencies<P, VS> &depsAt(PackageId Pkg, PackageInfo &I,
-                                    size_t Index) {
+  const VersionDeps &depsAt(PackageId Pkg, PackageInfo &I, size_t Index) {
     if (I.DepsByIndex.empty())
       I.DepsByIndex.resize(I.Ascending.size());
-    std::optional<Dependencies<P, VS>> &D = I.DepsByIndex[Index];
-    if (!D)
-      D = Provider.dependencies(Names[Pkg], I.Ascending[Index]);
-    return *D;
+    VersionDeps &D = I.DepsByIndex[Index];
+    if (D.Read)
+      return D;
+    Dependencies<P, VS> Read =
+        Provider.dependencies(Names[Pkg], I.Ascending[Index]);
+    D.Read = true;
+    D.Available = Read.Available;
+    if (!Read.Available) {
+      D.Reason = uint32_t(Reasons.size());
+      Reasons.push_back(std::move(Read.Reason));
+      return D;
+    }
+    D.On.reserve(Read.On.size());
+    for (auto &[Name, Set] : Read.On) {
+      auto [At, New] = DepNameIndex.intern(Name, DepNames);
+      if (New)
+        PackageOfName.push_back(NoPackage);
+      D.On.push_back({At, internShared(std::move(Set))});
+    }
+    return D;
+  }
+
+  /// Set's id in sets(). A range the provider hands out again shares its
+  /// array with the one it handed out before (many versions have the same
+  /// range): found by that array, without hashing it (the map keeps a copy
+  /// of each, so that no array it names is freed and reused).
+  SetId internShared(VS Set) {
+    if constexpr (requires { Set.identity(); }) {
+      const void *Shared = Set.identity();
+      if (!Shared)
+        return sets().intern(std::move(Set));
+      if (auto It = SharedSets.find(Shared); It != SharedSets.end())
+        return It->second.first;
+      SetId Id = sets().intern(Set);
+      SharedSets.try_emplace(Shared, Id, std::move(Set));
+      return Id;
+    } else {
+      return sets().intern(std::move(Set));
+    }
+  }
+
+  /// The package id of the dependee named DepNames[Name], numbered on first
+  /// sight as id() numbers it.
+  PackageId depId(uint32_t Name) {
+    if (PackageOfName[Name] == NoPackage)
+      PackageOfName[Name] = id(DepNames[Name]);
+    return PackageOfName[Name];
   }
 
   /// Appends I to the store with the ids of its packages and its terms'
@@ -881,9 +942,8 @@ private:
       }
     };
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> Heap;
-    // Per edge: its range (in its depender version's dependencies, which
-    // never move once read).
-    std::vector<const VS *> EdgeRange;
+    // Per edge: its range (its set id: equal ranges, equal ids).
+    std::vector<SetId> EdgeRange;
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies.
     Grow();
@@ -894,22 +954,22 @@ private:
       Grow();
       Count[Pkg] = uint32_t(I.Ascending.size());
       for (uint32_t K = 0; K < I.Ascending.size(); ++K) {
-        const Dependencies<P, VS> &D = depsAt(Pkg, I, K);
+        const VersionDeps &D = depsAt(Pkg, I, K);
         if (!D.Available) {
           Heap.push({1, Pkg, K, NoEdge});
           continue;
         }
         for (uint32_t J = 0; J < D.On.size(); ++J) {
-          PackageId Dep = id(D.On[J].first);
+          PackageId Dep = depId(D.On[J].Name);
           if (Dep == Pkg || Dep == RootId)
             continue; // not a link between two packages' versions
           Grow();
           PruneEdge E{Pkg, K, J, Dep, uint32_t(Pr.Runs.size()), 0};
-          for (auto Run : D.On[J].second.rangesIn(info(Dep).Ascending))
+          for (auto Run : sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
             Pr.Runs.push_back(Run);
           E.RunsEnd = Pr.Runs.size();
           Pr.Edges.push_back(E);
-          EdgeRange.push_back(&D.On[J].second);
+          EdgeRange.push_back(D.On[J].Set);
         }
       }
     }
@@ -1020,19 +1080,19 @@ private:
         U.Kind = CauseKind::Unavailable;
         U.Terms.emplace_back(Names[X.Pkg],
                              TermT::positive(VS::exactly(Version)));
-        U.Text = depsAt(X.Pkg, I, X.Index).Reason;
+        U.Text = Reasons[depsAt(X.Pkg, I, X.Index).Reason];
         Why[X.Index] = addIncompatibility(std::move(U));
         Pr.Ruled.push_back(Why[X.Index]);
         RunOf[X.Index] = {X.Index, X.Index};
         continue;
       }
       const PackageId SameDependee = Pr.Edges[X.Edge].Dependee;
-      const VS &SameRange = *EdgeRange[X.Edge];
+      const SetId SameRange = EdgeRange[X.Edge];
       auto Joins = [&](size_t K) {
         uint32_t Other = EdgeAt[K];
         return Other != NoEdge && !Why[K] &&
                Pr.Edges[Other].Dependee == SameDependee &&
-               *EdgeRange[Other] == SameRange;
+               EdgeRange[Other] == SameRange;
       };
       uint32_t From = X.Index, To = X.Index + 1;
       while (From > 0 && Joins(From - 1))
@@ -1042,8 +1102,8 @@ private:
       const PruneEdge &E = Pr.Edges[X.Edge];
       // An empty range ends in "no versions" at once, as a search finds it.
       bool NeedsNone =
-          SameRange.isEmpty() ||
-          !SameRange.isSubsetOf(ruledOut(E, Base, RunAt));
+          sets().get(SameRange).isEmpty() ||
+          !sets().get(SameRange).isSubsetOf(ruledOut(E, Base, RunAt));
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
@@ -1189,7 +1249,9 @@ private:
     const PruneDeath &X = Dead.Deaths[L.Death];
     const PruneEdge &E = Dead.Edges[X.Edge];
     PackageInfo &I = info(X.Pkg);
-    const auto &[DepName, Set] = depsAt(X.Pkg, I, X.Index).On[E.Position];
+    const DepEntry Dep = depsAt(X.Pkg, I, X.Index).On[E.Position];
+    const P DepName = DepNames[Dep.Name];
+    const VS &Set = sets().get(Dep.Set);
     const TermT Run = TermT::positive(span(I, L.From, L.To));
     auto Add = [&](IncompatibilityT N) {
       Proofs.push_back(std::move(N));
@@ -1533,13 +1595,13 @@ private:
 
     if (I.KnownInvalid.contains(Version))
       return Out;
-    const Dependencies<P, VS> &D = depsAt(Pkg, I, Index);
+    const VersionDeps &D = depsAt(Pkg, I, Index);
     if (!D.Available) {
       I.KnownInvalid = I.KnownInvalid.unionWith(VS::exactly(Version));
       IncompatibilityT U;
       U.Kind = CauseKind::Unavailable;
       U.Terms.emplace_back(Package, TermT::positive(VS::exactly(Version)));
-      U.Text = D.Reason;
+      U.Text = Reasons[D.Reason];
       Out.push_back(std::move(U));
       return Out;
     }
@@ -1548,20 +1610,20 @@ private:
     // version (positions in D.On, by dependee name), with their ids.
     std::vector<std::pair<size_t, PackageId>> Deps;
     for (size_t K = 0; K < D.On.size(); ++K) {
-      PackageId Dep = id(D.On[K].first);
+      PackageId Dep = depId(D.On[K].Name);
       auto It = I.AlreadyListed.find(Dep);
       if (It != I.AlreadyListed.end() && It->second.contains(Version))
         continue;
       Deps.emplace_back(K, Dep);
     }
     std::sort(Deps.begin(), Deps.end(), [&](const auto &A, const auto &B) {
-      return D.On[A.first].first < D.On[B.first].first;
+      return DepNames[D.On[A.first].Name] < DepNames[D.On[B.first].Name];
     });
 
     std::vector<size_t> Lower = bounds(Pkg, I, D, Deps, Index, /*Upper=*/false);
     std::vector<size_t> Upper = bounds(Pkg, I, D, Deps, Index, /*Upper=*/true);
     for (size_t K = 0; K < Deps.size(); ++K) {
-      const auto &[Dep, Set] = D.On[Deps[K].first];
+      const DepEntry &Dep = D.On[Deps[K].first];
       bool HasLower = Lower[K] != NoBound, HasUpper = Upper[K] != NoBound;
       VS Range = VS::any();
       if (HasLower && HasUpper)
@@ -1573,8 +1635,8 @@ private:
       auto [It, Inserted] = I.AlreadyListed.emplace(Deps[K].second, Range);
       if (!Inserted)
         It->second = It->second.unionWith(Range);
-      Out.push_back(dependency(Package, TermT::positive(std::move(Range)), Dep,
-                               Set));
+      Out.push_back(dependency(Package, TermT::positive(std::move(Range)),
+                               DepNames[Dep.Name], sets().get(Dep.Set)));
     }
     return Out;
   }
@@ -1588,13 +1650,12 @@ private:
                                   Root);
   }
 
-  static bool hasSame(const Dependencies<P, VS> &D, const P &Dep,
-                      const VS &Set) {
+  static bool hasSame(const VersionDeps &D, const DepEntry &Dep) {
     if (!D.Available)
       return false;
-    for (const auto &[Other, OtherSet] : D.On)
-      if (Other == Dep)
-        return OtherSet == Set;
+    for (const DepEntry &Other : D.On)
+      if (Other.Name == Dep.Name)
+        return Other.Set == Dep.Set; // interned: equal sets, equal ids
     return false;
   }
 
@@ -1606,7 +1667,7 @@ private:
   /// exclusive upper bound. NoBound when the run reaches the oldest (newest)
   /// version.
   std::vector<size_t>
-  bounds(PackageId Pkg, PackageInfo &I, const Dependencies<P, VS> &D,
+  bounds(PackageId Pkg, PackageInfo &I, const VersionDeps &D,
          const std::vector<std::pair<size_t, PackageId>> &Deps, size_t Index,
          bool Upper) {
     std::vector<size_t> Out(Deps.size(), NoBound);
@@ -1625,10 +1686,9 @@ private:
         J = Index - Step;
       }
       size_t Boundary = Upper ? J : Previous;
-      const Dependencies<P, VS> &Other = depsAt(Pkg, I, J);
+      const VersionDeps &Other = depsAt(Pkg, I, J);
       for (size_t K = 0; K < Deps.size(); ++K) {
-        const auto &[Dep, Set] = D.On[Deps[K].first];
-        if (Out[K] == NoBound && !hasSame(Other, Dep, Set)) {
+        if (Out[K] == NoBound && !hasSame(Other, D.On[Deps[K].first])) {
           Out[K] = Boundary;
           ++Found;
         }
@@ -1909,6 +1969,16 @@ private:
   /// Each name in Names to its id.
   NameIndex<P> Ids;
   std::vector<P> Names;
+  /// Each dependee name depsAt() has read, its id there, and its package
+  /// id once depId() asked (NoPackage before).
+  NameIndex<P> DepNameIndex;
+  std::vector<P> DepNames;
+  std::vector<PackageId> PackageOfName;
+  static constexpr PackageId NoPackage = ~PackageId(0);
+  /// internShared()'s sets by the array they share.
+  llvm::DenseMap<const void *, std::pair<SetId, VS>> SharedSets;
+  /// The reasons of the unavailable versions read (VersionDeps::Reason).
+  std::vector<std::string> Reasons;
   std::deque<PackageInfo> Infos; // stable references while ids are added
   std::vector<AllowedCount> Counts;
   /// Per package: whether its facts were asked for.

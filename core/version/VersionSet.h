@@ -134,6 +134,9 @@ public:
   bool operator==(const IntervalList &O) const {
     return B == O.B || array() == O.array();
   }
+  /// The array this list shares with its copies (null when empty): equal
+  /// for copies of one list, while any of them lives.
+  const void *identity() const { return B; }
 
 private:
   struct alignas(Interval) Block {
@@ -227,6 +230,9 @@ public:
   /// whole line but two versions), "<=11 or >=13" for several ranges.
   /// "any" for every version, "no version" for none.
   std::string displayStr() const;
+
+  /// What this set shares with its copies (IntervalList::identity()).
+  const void *identity() const { return Intervals.identity(); }
 
   bool operator==(const VersionSet &O) const = default;
   /// Equal sets hash alike (Version::hash()), for tables of sets.

@@ -272,3 +272,48 @@ TEST(SolverScenario, BacktracksChronologicallyOverUnrelatedDecisions) {
   EXPECT_GE(Backjumping.Backjumped, 150u);
   EXPECT_LT(Chronological.Decisions + 140, Backjumping.Decisions);
 }
+
+/// A provider that builds every range anew on each read, then drops it: the
+/// solver keeps a version's dependencies by set id, and finds a range it saw
+/// before by the array the range shares with its copies. A range built anew
+/// may land where a dropped one was; it must still be read as itself.
+class FreshRanges : public PackageProvider {
+public:
+  std::vector<Version> versions(const std::string &Package) override {
+    std::vector<Version> Out;
+    for (unsigned K = Package == "root" ? 1 : 12; K >= 1; --K)
+      Out.push_back(Version({K, 0, 0}));
+    return Out;
+  }
+  PackageDependencies dependencies(const std::string &Package,
+                                   const Version &V) override {
+    std::vector<std::pair<std::string, VersionSet>> On;
+    if (Package == "root") {
+      On.emplace_back("a", constraint("any"));
+      On.emplace_back("b", constraint("1.0.0"));
+    } else if (Package == "a") {
+      // Versions 2k-1 and 2k need b >= k: pairs of equal ranges, each
+      // built on its own, then a different one.
+      std::string Floor = std::to_string((V.major() + 1) / 2);
+      On.emplace_back("b", constraint(">=" + Floor + ".0.0"));
+    }
+    return PackageDependencies::available(std::move(On));
+  }
+  std::vector<SolverFact> facts(const std::string &) override { return {}; }
+};
+
+TEST(SolverScenario, RangesBuiltAnewForEachVersionKeepTheirOwnBounds) {
+  // Only a 1 and a 2 allow b 1.0.0, which the root pins: every newer a is
+  // ruled out by its own range, whatever the search or the pruning reads
+  // first.
+  for (unsigned PruneAfter : {0u, 64u, UINT_MAX}) {
+    FreshRanges R;
+    PackageSolver S(R, "root", ver("1.0.0"));
+    S.setPruneAfter(PruneAfter);
+    PackageSolveResult Result = S.solve();
+    ASSERT_TRUE(Result.solved()) << explainFailure(*Result.Failure, pubStyle());
+    EXPECT_EQ(solutionOf(Result, "root"),
+              (Solution{{"a", "2.0.0"}, {"b", "1.0.0"}}))
+        << "prune after " << PruneAfter;
+  }
+}
