@@ -944,6 +944,9 @@ private:
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> Heap;
     // Per edge: its range (its set id: equal ranges, equal ids).
     std::vector<SetId> EdgeRange;
+    // Per dependee and range (by set id): the first edge with both, plus
+    // one.
+    PairMap<uint32_t> EdgeOf;
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies.
     Grow();
@@ -965,9 +968,19 @@ private:
             continue; // not a link between two packages' versions
           Grow();
           PruneEdge E{Pkg, K, J, Dep, uint32_t(Pr.Runs.size()), 0};
-          for (auto Run : sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
-            Pr.Runs.push_back(Run);
-          E.RunsEnd = Pr.Runs.size();
+          // The runs of each dependee and range found once, shared by the
+          // edges that have both (many versions have the same dependency).
+          uint32_t &Same = EdgeOf[uint64_t(Dep) << 32 | D.On[J].Set];
+          if (Same) {
+            E.Runs = Pr.Edges[Same - 1].Runs;
+            E.RunsEnd = Pr.Edges[Same - 1].RunsEnd;
+          } else {
+            for (auto Run :
+                 sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
+              Pr.Runs.push_back(Run);
+            E.RunsEnd = Pr.Runs.size();
+            Same = uint32_t(Pr.Edges.size()) + 1;
+          }
           Pr.Edges.push_back(E);
           EdgeRange.push_back(D.On[J].Set);
         }
