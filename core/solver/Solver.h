@@ -920,6 +920,33 @@ private:
   /// The proof of a dead run is written only when one is read
   /// (materialize()): most are never part of a failure that anyone reads.
   bool prune() {
+    // The search's working arrays are gone before the dead runs are ruled
+    // out, which builds the most sets of the whole solve: that memory is
+    // reused, not added to.
+    if (!findDead())
+      return true;
+    Pruning &Pr = Dead;
+    Pr.Own.assign(Store.size(), 0);
+    Pr.RestsAt.resize(Store.size());
+    for (IncompId Id : Pr.Ruled)
+      Pr.Own[Id] = NotIndexed;
+
+    // Back to the root's level, every dead version ruled out there.
+    Work.Backjumped += Solution.decisionLevel() - 1; // the root's level is 1
+    Dropped.clear();
+    Solution.backtrack(1, Chronological ? &Dropped : nullptr);
+    Dropped.clear();
+    if (!rulePrunedOut())
+      return false;
+    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
+      if (!propagate(Pkg))
+        return false;
+    return true;
+  }
+
+  /// prune()'s search: finds the dead versions and makes the incompatibility
+  /// of each dead run (Dead). False when none is dead.
+  bool findDead() {
     Pruning &Pr = Dead;
     // Per package: how many versions it has (read while the list of
     // packages grows).
@@ -1051,7 +1078,7 @@ private:
     }
     Work.Pruned = Pr.Deaths.size();
     if (Pr.Deaths.empty())
-      return true;
+      return false;
 
     // The incompatibilities, in the order found (a dependency's dependee
     // versions died before it): an unavailable version's at once, and one
@@ -1130,22 +1157,6 @@ private:
         RunOf[K] = {From, To};
       }
     }
-
-    Pr.Own.assign(Store.size(), 0);
-    Pr.RestsAt.resize(Store.size());
-    for (IncompId Id : Pr.Ruled)
-      Pr.Own[Id] = NotIndexed;
-
-    // Back to the root's level, every dead version ruled out there.
-    Work.Backjumped += Solution.decisionLevel() - 1; // the root's level is 1
-    Dropped.clear();
-    Solution.backtrack(1, Chronological ? &Dropped : nullptr);
-    Dropped.clear();
-    if (!rulePrunedOut())
-      return false;
-    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
-      if (!propagate(Pkg))
-        return false;
     return true;
   }
 
