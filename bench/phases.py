@@ -40,7 +40,7 @@ PHASES = [
     ("resolve: the whole decision", r"\bcudadeps::resolve\("),
     ("the solve", r"::Solver<.*>::solve\(\)"),
     ("pruning dead versions", r"::Solver<.*>::prune\(\)"),
-    ("the provider's dependencies", r"FactProvider::dependencies\("),
+    ("the provider's dependencies", r"FactProvider::(numberedD|d)ependencies\("),
     ("ruling pruned versions out", r"::Solver<.*>::rulePrunedOut\(\)"),
     ("choosing versions", r"::Solver<.*>::choosePackageVersion\(\)"),
     ("the queries (why not the newest)", r"::Solver<.*>::query\("),

@@ -178,6 +178,8 @@ FactProvider::FactProvider(const ResolveRequest &Req,
                            PackageExists Exists)
     : Req(Req), Lookup(Lookup), Exists(std::move(Exists)), F(F), KB(KB),
       Targets(std::move(Targets)) {
+  NvccId = nameId(NvccPkg);
+  CompilerId = nameId(CompilerPkg);
   for (const NvccFacts &N : F.Nvccs)
     if (none_of(Toolkits, [&](const NvccFacts *T) { return T->Ver == N.Ver; }))
       Toolkits.push_back(&N);
@@ -232,17 +234,31 @@ void FactProvider::addRequirement(
   addRequirement(R.Key, R.Range, Extras, Out);
 }
 
+template <class AddF>
+void FactProvider::eachDependency(StringRef Key, const VersionSet &Range,
+                                  ArrayRef<StringRef> Extras, AddF Add) const {
+  auto [Name, Set] = mapRequirement(Key, Range);
+  if (Extras.empty() || !exists(Key))
+    return Add(std::move(Name), std::move(Set));
+  Add(Name, Set);
+  for (StringRef E : Extras)
+    Add(extraPackage(Name, E), Set);
+}
+
 void FactProvider::addRequirement(
     StringRef Key, const VersionSet &Range, ArrayRef<StringRef> Extras,
     std::vector<std::pair<std::string, VersionSet>> &Out) const {
-  auto Dep = mapRequirement(Key, Range);
-  bool IsPackage = exists(Key);
-  std::string Name = Dep.first;
-  VersionSet Set = Dep.second;
-  Out.push_back(std::move(Dep));
-  if (IsPackage)
-    for (StringRef E : Extras)
-      Out.emplace_back(extraPackage(Name, E), Set);
+  eachDependency(Key, Range, Extras, [&](std::string Name, VersionSet Set) {
+    Out.emplace_back(std::move(Name), std::move(Set));
+  });
+}
+
+void FactProvider::addNumbered(StringRef Key, const VersionSet &Range,
+                               ArrayRef<StringRef> Extras,
+                               Numbered &Out) const {
+  eachDependency(Key, Range, Extras, [&](std::string Name, VersionSet Set) {
+    Out.emplace_back(nameId(Name), std::move(Set));
+  });
 }
 
 std::vector<Version> FactProvider::versions(const std::string &P) {
@@ -417,31 +433,58 @@ std::optional<size_t> FactProvider::releaseIndex(const Package &Pkg,
 
 PackageDependencies FactProvider::dependencies(const std::string &P,
                                                const Version &V) {
-  if (P == Req.RootName)
-    return PackageDependencies::available(rootDeps());
+  solver::NumberedDependencies<VersionSet> N;
+  numberedDependencies(P, V, N);
+  if (!N.Available)
+    return PackageDependencies::unavailable(std::move(N.Reason));
+  std::vector<std::pair<std::string, VersionSet>> On;
+  On.reserve(N.On.size());
+  for (auto &[Id, Set] : N.On)
+    On.emplace_back(KindNames[Id], std::move(Set));
+  return PackageDependencies::available(std::move(On));
+}
+
+bool FactProvider::numberedDependencies(
+    const std::string &P, const Version &V,
+    solver::NumberedDependencies<VersionSet> &Out) {
+  Out.Available = true;
+  Out.On.clear();
+  Out.Reason.clear();
+  auto Unavailable = [&](std::string Why) {
+    Out.Available = false;
+    Out.Reason = std::move(Why);
+    return true;
+  };
+  Numbered &On = Out.On;
+  if (P == Req.RootName) {
+    for (auto &[Name, Set] : rootDeps())
+      On.emplace_back(nameId(Name), std::move(Set));
+    return true;
+  }
   if (auto [Base, Extra] = splitExtra(P); !Extra.empty()) {
     const Package *BasePkg = Lookup(Base);
     const Release *Rel = BasePkg ? BasePkg->findRelease(V.withEpoch(0)) : nullptr;
     if (!Rel)
-      return PackageDependencies::unavailable("no such release");
-    std::vector<std::pair<std::string, VersionSet>> On{
-        {Base.str(), VersionSet::exactly(V)}};
+      return Unavailable("no such release");
+    On.emplace_back(nameId(Base), VersionSet::exactly(V));
     ExtrasMap X = BasePkg->extrasFor(*Rel);
     // A release without the extra is installed without it (pip warns).
     auto It = X.find(Extra.str());
     if (It == X.end())
-      return PackageDependencies::available(std::move(On));
+      return true;
     for (const auto &[Key, R] : It->second)
-      if (Key != "nvcc" && Key != "gcc" && Key != "clang")
-        addRequirement(R, On);
-    return PackageDependencies::available(std::move(On));
+      if (Key != "nvcc" && Key != "gcc" && Key != "clang") {
+        SmallVector<StringRef, 1> Extras(R.Extras.begin(), R.Extras.end());
+        addNumbered(R.Key, R.Range, Extras, On);
+      }
+    return true;
   }
   const Package *Pkg = lookupForDependencies(P);
   if (!Pkg)
-    return PackageDependencies::available({});
+    return true;
   std::optional<size_t> Index = releaseIndex(*Pkg, V.withEpoch(0));
   if (!Index)
-    return PackageDependencies::unavailable("no such release");
+    return Unavailable("no such release");
   bool Compiles = Pkg->Kind != BuildKind::Python;
   // A pure-Python release from source needs nothing but its requirements:
   // where it is still the load cache's bytes, they are read from those
@@ -452,48 +495,48 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   const Release *Rel = Kept ? nullptr : &Pkg->Releases[*Index];
   std::vector<RequirementRange> Reqs =
       Kept ? std::move(*Kept) : requirementRangesOf(*Pkg, *Rel, &Ranges);
-  std::vector<std::pair<std::string, VersionSet>> On;
   // Each requirement, and a compiled one's nvcc and host compiler (extras
   // add more).
   On.reserve(Reqs.size() + (Compiles ? 2 : 0));
   if (V.epoch() == PrebuiltEpoch) {
     std::string Why = prebuiltMismatch(*Pkg, *Rel);
     if (!Why.empty())
-      return PackageDependencies::unavailable(Why);
+      return Unavailable(std::move(Why));
     if (std::optional<std::string> Url = prebuiltUrl(*Pkg, *Rel)) {
       auto Gone = Req.UnavailablePrebuilts.find(*Url);
       if (Gone != Req.UnavailablePrebuilts.end())
-        return PackageDependencies::unavailable(Gone->second);
+        return Unavailable(Gone->second);
     }
     for (const RequirementRange &R : Reqs)
       if (R.Key != "nvcc" && R.Key != "gcc" && R.Key != "clang")
-        addRequirement(R.Key, R.range(), R.Extras, On);
-    return PackageDependencies::available(std::move(On));
+        addNumbered(R.Key, R.range(), R.Extras, On);
+    return true;
   }
   if (Compiles && !Targets.empty() && !Rel->Archs.empty()) {
     std::vector<std::string> Common = intersectArchs(Targets, *Rel);
     if (Common.empty())
-      return PackageDependencies::unavailable(
+      return Unavailable(
           formatv("{0} {1} compiles none of the target archs ({2})", Pkg->Name,
                   Rel->VersionText, join(Targets, ", "))
               .str());
   }
+  const uint32_t Nvcc = NvccId, Compiler = CompilerId;
   bool HasNvcc = false, HasCompiler = false;
   for (RequirementRange &R : Reqs) {
     StringRef Key = R.Key;
     if (!Compiles && (Key == "nvcc" || Key == "gcc" || Key == "clang"))
       continue;
     if (!R.Extras.empty()) {
-      addRequirement(Key, R.range(), R.Extras, On);
+      addNumbered(Key, R.range(), R.Extras, On);
       continue;
     }
-    auto Dep = mapRequirement(Key, R);
-    HasNvcc |= Dep.first == NvccPkg;
-    if (Dep.first == CompilerPkg) {
+    auto Dep = mapNumbered(Key, R);
+    HasNvcc |= Dep.first == Nvcc;
+    if (Dep.first == Compiler) {
       if (HasCompiler) {
         // gcc and clang requirements together: either family.
         for (auto &E : On)
-          if (E.first == CompilerPkg)
+          if (E.first == Compiler)
             E.second = E.second.unionWith(Dep.second);
         continue;
       }
@@ -502,10 +545,10 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
     On.push_back(std::move(Dep));
   }
   if (Compiles && !HasNvcc)
-    On.emplace_back(NvccPkg.str(), VersionSet::any());
+    On.emplace_back(Nvcc, VersionSet::any());
   if (Compiles && !HasCompiler)
-    On.emplace_back(CompilerPkg.str(), VersionSet::any());
-  return PackageDependencies::available(std::move(On));
+    On.emplace_back(Compiler, VersionSet::any());
+  return true;
 }
 
 std::vector<SolverFact> FactProvider::facts(const std::string &P) {
@@ -629,23 +672,28 @@ FactProvider::mapRequirement(StringRef Key, VersionSet &&R) const {
   return mapRequirement(Key, std::as_const(R));
 }
 
-std::pair<std::string, VersionSet>
-FactProvider::mapRequirement(StringRef Key, RequirementRange &R) const {
-  if (!R.Shared)
-    return mapRequirement(Key, std::move(R.Range));
+std::pair<uint32_t, VersionSet>
+FactProvider::mapNumbered(StringRef Key, RequirementRange &R) const {
+  if (!R.Shared) {
+    auto [Name, Set] = mapRequirement(Key, std::move(R.Range));
+    return {nameId(Name), std::move(Set)};
+  }
   // The slot of each way mapRequirement() maps a range (Unknown never
-  // stays: kindOf() reads the manifest).
+  // stays: kindAt() reads the manifest), and the dependee's number.
   unsigned Slot = 0;
-  if (Key == "clang") {
-    Slot = 1;
-  } else if (Key != "gcc") {
-    Kind K = kindOf(Key);
+  uint32_t Id;
+  if (Key == "gcc" || Key == "clang") {
+    Slot = Key == "clang";
+    Id = CompilerId;
+  } else {
+    Id = nameId(Key);
+    Kind K = kindAt(Id);
     Slot = K == Kind::None ? 2 : K == Kind::Python ? 3 : 4;
   }
   std::optional<VersionSet> &Mapped = MappedRanges[R.Shared][Slot];
   if (!Mapped)
     Mapped = mapRequirement(Key, *R.Shared).second;
-  return {Key.str(), *Mapped};
+  return {Id, *Mapped};
 }
 
 Version FactProvider::compilerVersion(const CompilerFacts &C) {

@@ -97,8 +97,17 @@ public:
 
   std::vector<Version> versions(const std::string &P) override;
 
+  /// numberedDependencies(), each dependee by its name.
   PackageDependencies dependencies(const std::string &P,
                                    const Version &V) override;
+
+  /// What the solver reads: the dependees by number (nameOf()), each name
+  /// numbered once, as the requirements' keys are when their kinds are
+  /// looked up (kindOf()).
+  bool
+  numberedDependencies(const std::string &P, const Version &V,
+                       solver::NumberedDependencies<VersionSet> &Out) override;
+  std::string nameOf(uint32_t Id) const override { return KindNames[Id]; }
 
   std::vector<SolverFact> facts(const std::string &P) override;
 
@@ -162,10 +171,6 @@ public:
                                                     const VersionSet &R) const;
   std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
                                                     VersionSet &&R) const;
-  /// The same for a requirement read with the provider's memo (Shared):
-  /// each distinct range mapped once per kind of key (MappedRanges).
-  std::pair<std::string, VersionSet> mapRequirement(llvm::StringRef Key,
-                                                    RequirementRange &R) const;
   /// mapRequirement, plus one dependency per extra the requirement names.
   void
   addRequirement(const Requirement &R,
@@ -241,33 +246,60 @@ private:
   };
   LastRead Last;
   const Package *lookupForDependencies(const std::string &P);
+  using Numbered = std::vector<std::pair<uint32_t, VersionSet>>;
+  /// mapRequirement() for a requirement read with the provider's memo
+  /// (Shared), the name numbered: each distinct range mapped once per kind
+  /// of key (MappedRanges).
+  std::pair<uint32_t, VersionSet> mapNumbered(llvm::StringRef Key,
+                                              RequirementRange &R) const;
+  /// addRequirement(), the names numbered.
+  void addNumbered(llvm::StringRef Key, const VersionSet &Range,
+                   llvm::ArrayRef<llvm::StringRef> Extras, Numbered &Out) const;
+  /// addRequirement()'s dependencies, each given to Add(name, set).
+  template <class AddF>
+  void eachDependency(llvm::StringRef Key, const VersionSet &Range,
+                      llvm::ArrayRef<llvm::StringRef> Extras, AddF Add) const;
   std::optional<size_t> releaseIndex(const Package &Pkg, const Version &V);
-  /// What a name is: not a manifest package, one whose manifest was not
-  /// read yet (Unknown), a pure-Python one (its versions all from source,
-  /// SourceEpoch, so that a range over it is lifted into that epoch alone:
-  /// mapRequirement()) or another kind.
-  enum class Kind : uint8_t { None, Unknown, Python, Compiled };
-  /// Remembered: every release's requirements ask it of their keys. With
-  /// \p Load, a manifest package's manifest is read to tell its kind.
-  Kind kindOf(llvm::StringRef P, bool Load = true) const {
+  /// What a name is: not asked yet (Unasked), not a manifest package, one
+  /// whose manifest was not read yet (Unknown), a pure-Python one (its
+  /// versions all from source, SourceEpoch, so that a range over it is
+  /// lifted into that epoch alone: mapRequirement()) or another kind.
+  enum class Kind : uint8_t { Unasked, None, Unknown, Python, Compiled };
+  /// The number of name P (nameOf()), given on first sight.
+  uint32_t nameId(llvm::StringRef P) const {
     auto [At, New] = KindIndex.intern<std::string_view>(
         std::string_view(P.data(), P.size()), KindNames);
     if (New)
-      Kinds.push_back((Exists ? Exists(P) : Lookup(P) != nullptr)
-                          ? Kind::Unknown
-                          : Kind::None);
+      Kinds.push_back(Kind::Unasked);
+    return At;
+  }
+  /// The kind of the name numbered At. With \p Load, a manifest package's
+  /// manifest is read to tell its kind.
+  Kind kindAt(uint32_t At, bool Load = true) const {
+    if (Kinds[At] == Kind::Unasked) {
+      llvm::StringRef P = KindNames[At];
+      Kinds[At] = (Exists ? Exists(P) : Lookup(P) != nullptr) ? Kind::Unknown
+                                                              : Kind::None;
+    }
     if (Load && Kinds[At] == Kind::Unknown) {
-      const Package *Pkg = Lookup(P);
+      const Package *Pkg = Lookup(KindNames[At]);
       Kinds[At] =
           Pkg && Pkg->Kind == BuildKind::Python ? Kind::Python : Kind::Compiled;
     }
     return Kinds[At];
   }
-  /// Each name kindOf() was asked, its kind, and an index of the names
+  /// Remembered: every release's requirements ask it of their keys.
+  Kind kindOf(llvm::StringRef P, bool Load = true) const {
+    return kindAt(nameId(P), Load);
+  }
+  /// Each name numbered (the keys kindOf() was asked, the dependees
+  /// numberedDependencies() names), its kind, and an index of the names
   /// (a lookup per requirement read: one probe of a flat array).
   mutable std::vector<std::string> KindNames;
   mutable std::vector<Kind> Kinds;
   mutable NameIndex<std::string> KindIndex;
+  /// The numbers of NvccPkg and CompilerPkg.
+  uint32_t NvccId = 0, CompilerId = 0;
   /// Every release's requirements read through it: a range decoded once.
   RangeMemo Ranges;
   /// Per range of Ranges, what mapRequirement() makes of it for a key

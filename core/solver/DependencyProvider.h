@@ -13,6 +13,7 @@
 
 #include "core/solver/Term.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +41,16 @@ template <class P, class VS> struct Dependencies {
   }
 };
 
+/// The same, each dependee named by the provider's number for its name
+/// (DependencyProvider::nameOf()): the solver reads tens of thousands of
+/// dependencies on a large registry, and a number it has met is one array
+/// read where a name is hashed and compared again.
+template <class VS> struct NumberedDependencies {
+  bool Available = true;
+  std::vector<std::pair<uint32_t, VS>> On;
+  std::string Reason;
+};
+
 /// An external fact: these terms cannot all hold, because of Text.
 template <class P, class VS> struct Fact {
   std::vector<std::pair<P, Term<VS>>> Terms;
@@ -59,6 +70,17 @@ public:
   /// The dependencies of one version, or why it cannot be used.
   virtual Dependencies<P, VS> dependencies(const P &Package,
                                            const V &Version) = 0;
+
+  /// dependencies(), the dependees by number (nameOf()), where the provider
+  /// numbers its names: Out is filled (from empty) and true returned. False
+  /// (the default, Out untouched) where it does not: the solver then asks
+  /// dependencies().
+  virtual bool numberedDependencies(const P &Package, const V &Version,
+                                    NumberedDependencies<VS> &Out) {
+    return false;
+  }
+  /// The name numberedDependencies() numbered Id; asked once per number.
+  virtual P nameOf(uint32_t Id) const { return P(); }
 
   /// External facts about Package, asked once, the first time the solver is
   /// about to pick a version of it (for the root package: before solving).

@@ -599,23 +599,51 @@ private:
     VersionDeps &D = I.DepsByIndex[Index];
     if (D.Read)
       return D;
+    D.Read = true;
+    // By the provider's numbers where it numbers its names: each name
+    // hashed once per solve, not once per dependency.
+    Numbered.On.clear();
+    if (Provider.numberedDependencies(Names[Pkg], I.Ascending[Index],
+                                      Numbered)) {
+      if (!readAvailable(D, Numbered))
+        return D;
+      D.On.reserve(Numbered.On.size());
+      for (auto &[Number, Set] : Numbered.On) {
+        if (Number >= NameOfNumber.size())
+          NameOfNumber.resize(Number + 1, NoName);
+        if (NameOfNumber[Number] == NoName)
+          NameOfNumber[Number] = depName(Provider.nameOf(Number));
+        D.On.push_back({NameOfNumber[Number], internShared(std::move(Set))});
+      }
+      return D;
+    }
     Dependencies<P, VS> Read =
         Provider.dependencies(Names[Pkg], I.Ascending[Index]);
-    D.Read = true;
+    if (!readAvailable(D, Read))
+      return D;
+    D.On.reserve(Read.On.size());
+    for (auto &[Name, Set] : Read.On)
+      D.On.push_back({depName(Name), internShared(std::move(Set))});
+    return D;
+  }
+
+  /// D.Available from what the provider answered, with the reason where
+  /// it is not.
+  template <class Answer> bool readAvailable(VersionDeps &D, Answer &Read) {
     D.Available = Read.Available;
     if (!Read.Available) {
       D.Reason = uint32_t(Reasons.size());
       Reasons.push_back(std::move(Read.Reason));
-      return D;
     }
-    D.On.reserve(Read.On.size());
-    for (auto &[Name, Set] : Read.On) {
-      auto [At, New] = DepNameIndex.intern(Name, DepNames);
-      if (New)
-        PackageOfName.push_back(NoPackage);
-      D.On.push_back({At, internShared(std::move(Set))});
-    }
-    return D;
+    return D.Available;
+  }
+
+  /// Name's id in DepNames, added on first sight.
+  uint32_t depName(const P &Name) {
+    auto [At, New] = DepNameIndex.intern(Name, DepNames);
+    if (New)
+      PackageOfName.push_back(NoPackage);
+    return At;
   }
 
   /// Set's id in sets(). A range the provider hands out again shares its
@@ -1999,6 +2027,12 @@ private:
   std::vector<P> DepNames;
   std::vector<PackageId> PackageOfName;
   static constexpr PackageId NoPackage = ~PackageId(0);
+  /// Per number the provider gave a name (numberedDependencies()): its id
+  /// in DepNames (NoName until met). And the provider's last answer, its
+  /// arrays reused.
+  std::vector<uint32_t> NameOfNumber;
+  static constexpr uint32_t NoName = ~uint32_t(0);
+  NumberedDependencies<VS> Numbered;
   /// internShared()'s sets by the array they share.
   llvm::DenseMap<const void *, std::pair<SetId, VS>> SharedSets;
   /// The reasons of the unavailable versions read (VersionDeps::Reason).

@@ -317,3 +317,78 @@ TEST(SolverScenario, RangesBuiltAnewForEachVersionKeepTheirOwnBounds) {
         << "prune after " << PruneAfter;
   }
 }
+
+/// The same registry, its dependees given by number (numberedDependencies()):
+/// numbered from the last name first, so that no number is a package id,
+/// and each number's name counted where the solver asks it.
+class NumberedRegistry : public Registry {
+public:
+  bool
+  numberedDependencies(const std::string &Package, const Version &V,
+                       solver::NumberedDependencies<VersionSet> &Out) override {
+    PackageDependencies D = dependencies(Package, V);
+    Out.Available = D.Available;
+    Out.Reason = D.Reason;
+    for (auto &[Name, Set] : D.On) {
+      auto It = Numbers.find(Name);
+      if (It == Numbers.end())
+        It = Numbers.emplace(Name, 1000 - uint32_t(Numbers.size())).first;
+      Out.On.emplace_back(It->second, Set);
+    }
+    return true;
+  }
+  std::string nameOf(uint32_t Id) const override {
+    ++Asked[Id];
+    for (auto &[Name, Number] : Numbers)
+      if (Number == Id)
+        return Name;
+    ADD_FAILURE() << "no name numbered " << Id;
+    return "";
+  }
+  std::map<std::string, uint32_t> Numbers;
+  mutable std::map<uint32_t, unsigned> Asked;
+};
+
+TEST(SolverScenario, DependeesByNumberSolveAndFailAsByName) {
+  // A search with backtracking, an unavailable version, and then a root
+  // that cannot be satisfied: each the same by number as by name.
+  auto Fill = [](Registry &R) {
+    // The root's own dependencies are read by name: app's by number.
+    R.add("myapp", "0.0.0", {{"app", "any"}});
+    R.add("app", "1.0.0", {{"foo", "any"}, {"bar", "any"}});
+    for (int I = 0; I <= 4; ++I)
+      for (int J = 0; J <= 4; ++J) {
+        std::string IJ = std::to_string(I) + "." + std::to_string(J) + ".0";
+        R.add("foo", IJ, {{"baz", std::to_string(I) + ".0.0"}});
+        R.add("bar", IJ, {{"baz", "0." + std::to_string(J) + ".0"}});
+      }
+    R.add("baz", "0.0.0");
+    R.addUnavailable("baz", "0.1.0", "its sources are gone");
+    R.add("bad", "1.0.0", {{"badapp", "any"}});
+    R.add("badapp", "1.0.0", {{"foo", ">=1.0.0"}, {"bar", ">=1.0.0"}});
+  };
+  Registry Named;
+  NumberedRegistry Numbered;
+  Fill(Named);
+  Fill(Numbered);
+  PackageSolveResult A = solvePackages(Named, "myapp", ver("0.0.0"));
+  PackageSolveResult B = solvePackages(Numbered, "myapp", ver("0.0.0"));
+  ASSERT_TRUE(A.solved() && B.solved());
+  EXPECT_EQ(solutionOf(B, "myapp"), solutionOf(A, "myapp"));
+  EXPECT_EQ(solutionOf(B, "myapp"), (Solution{{"app", "1.0.0"},
+                                              {"foo", "0.4.0"},
+                                              {"bar", "4.0.0"},
+                                              {"baz", "0.0.0"}}));
+  // Every number the solver met was named once.
+  EXPECT_EQ(Numbered.Numbers.size(), 3u); // foo, bar, baz
+  EXPECT_EQ(Numbered.Asked.size(), Numbered.Numbers.size());
+  for (auto &[Number, Times] : Numbered.Asked)
+    EXPECT_EQ(Times, 1u) << Number;
+
+  PackageSolveResult C = solvePackages(Named, "bad", ver("1.0.0"));
+  PackageSolveResult D = solvePackages(Numbered, "bad", ver("1.0.0"));
+  ASSERT_FALSE(C.solved());
+  ASSERT_FALSE(D.solved());
+  EXPECT_EQ(explainFailure(*D.Failure, pubStyle()),
+            explainFailure(*C.Failure, pubStyle()));
+}
