@@ -22,11 +22,21 @@ static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 128 &&
 #endif
 
 template <class C> void fields(C &Cd, Located &X) { Cd(X.Value, X.Loc); }
+/// What the solver does not read of a requirement (readRequirementRanges()):
+/// its bytes skipped in one step.
+struct RequirementRest {
+  Requirement &R;
+};
+template <class C> void fields(C &Cd, RequirementRest &X) {
+  Cd(X.R.Text, X.R.Loc, X.R.KeyLoc);
+}
 template <class C> void fields(C &Cd, Requirement &X) {
   // The range as its own bytes: readRequirementRanges() decodes each
   // distinct one once.
   Nested<VersionSet> Range{X.Range};
-  Cd(X.Key, Range, X.Text, X.Extras, X.Loc, X.KeyLoc);
+  RequirementRest Rest{X};
+  Nested<RequirementRest> Skipped{Rest};
+  Cd(X.Key, Range, X.Extras, Skipped);
 }
 template <class C> void fields(C &Cd, Arch &X) {
   Cd(X.Name, X.Loc, X.Passed, X.NvccCond, X.NvccCondText);
@@ -40,9 +50,10 @@ template <class C> void fields(C &Cd, MatrixExclude &X) {
 template <class C> void fields(C &Cd, PrebuiltMatrix &X) {
   Cd(static_cast<MatrixDims &>(X), X.Exclude, X.Tag, X.Loc);
 }
-/// A release but its version (ReleaseList keeps these bytes undecoded).
+/// A release but its version (ReleaseList keeps these bytes undecoded); its
+/// requirements first, where readReleaseRequires() finds them.
 template <class C> void bodyFields(C &Cd, Release &X) {
-  Cd(X.VersionText, X.Loc, X.Tag, X.Commit, X.Source, X.Requires, X.Extras,
+  Cd(X.Requires, X.VersionText, X.Loc, X.Tag, X.Commit, X.Source, X.Extras,
      X.Archs, X.Prebuilt);
 }
 
@@ -140,7 +151,6 @@ bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
   BinaryDecoder D(Requires.Bytes, Requires.File);
   size_t N = D.count();
   Out.reserve(Out.size() + N);
-  SkippedLocation Skipped;
   for (size_t I = 0; I < N && D.remaining(); ++I) {
     RequirementRange &R = Out.emplace_back();
     R.Key = D.bytes(); // the map's key
@@ -154,27 +164,21 @@ bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
       Nested<VersionSet> Range{R.Range};
       D(Range);
     }
-    D.bytes(); // Text
     size_t Extras = D.count();
     for (size_t E = 0; E < Extras && D.remaining(); ++E)
       R.Extras.push_back(D.bytes());
-    D(Skipped, Skipped); // Loc, KeyLoc
+    D.bytes(); // the rest (RequirementRest), not read
   }
   return D.ok();
 }
 
 bool readReleaseRequires(const ReleaseList::KeptBody &Body,
                          Deferred<RequirementMap>::Encoded &Out) {
-  // bodyFields()' order: the fields before Requires read and dropped (the
-  // three boxed ones are nearly always absent, a byte each).
+  // bodyFields()' order: Requires first.
   BinaryDecoder D(Body.Bytes, Body.File);
-  D.bytes(); // VersionText
-  SkippedLocation Loc;
-  Boxed<Located> Tag, Commit, Source;
-  D(Loc, Tag, Commit, Source);
   llvm::StringRef Requires = D.bytes();
   // Failed (remaining() is 0 then), or nothing after Requires, where the
-  // extras, archs and prebuilt matrix follow.
+  // version's text, its location, ... follow.
   if (!D.remaining())
     return false;
   Out = {Body.Owner, Requires, Body.File, Body.CacheFile,

@@ -359,22 +359,6 @@ template <class C> void codec(C &Cd, SourceLocation &X) {
   codec(Cd, X.Column);
 }
 
-/// A SourceLocation read and dropped: its bytes checked as codec() reads
-/// them, and nothing built (no path looked up or copied). Readers that
-/// want a record's other fields alone skip its locations so (the solver's
-/// reads of a release's requirements: two per requirement).
-struct SkippedLocation {};
-template <class C> void codec(C &Cd, SkippedLocation &) {
-  static_assert(C::Decoding, "a skipped location is only read");
-  bool Own = false;
-  codec(Cd, Own);
-  if (!Own)
-    Cd.bytes();
-  unsigned Line = 0, Column = 0;
-  codec(Cd, Line);
-  codec(Cd, Column);
-}
-
 template <class C> void codec(C &Cd, Diagnostic &X) {
   Cd(X.Level, X.Loc, X.Message, X.SourceLine, X.Hint);
 }

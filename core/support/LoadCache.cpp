@@ -30,7 +30,9 @@ constexpr StringRef Magic = "cudadeps load cache\n";
 /// 3: a release's requirements are their own bytes (kept until read).
 /// 4: a release is its version and the bytes of the rest (kept until read).
 /// 5: a requirement's range is its own bytes (decoded once per distinct one).
-constexpr uint64_t FormatVersion = 5;
+/// 6: a release's requirements first in its bytes; a requirement's text and
+///    locations one field, skipped in one step.
+constexpr uint64_t FormatVersion = 6;
 
 uint64_t nanoseconds(const struct timespec &T) {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);

@@ -82,36 +82,4 @@ TEST(SourcePath, ALocationInTheBlobsOwnFileDecodesToThatFile) {
   EXPECT_EQ(B.Line, 5u);
 }
 
-TEST(SourcePath, ASkippedLocationReadsTheSameBytesAndChecksThem) {
-  // One in the blob's own file (no name written), one in another (its name
-  // written), then a field after them: skipping both lands on that field.
-  SourceLocation Own{"own.toml", 3, 4}, Other{"other.toml", 5, 6};
-  unsigned After = 77;
-  BinaryEncoder E("own.toml");
-  E(Own, Other, After);
-  std::string Bytes = E.take();
-  BinaryDecoder D(Bytes, "own.toml");
-  SkippedLocation A, B;
-  unsigned Read = 0;
-  D(A, B, Read);
-  ASSERT_TRUE(D.ok());
-  EXPECT_EQ(Read, 77u);
-  // Cut anywhere inside the two locations, the read fails, as decoding
-  // them would.
-  for (size_t Cut = 0; Cut + 1 < Bytes.size(); ++Cut) {
-    BinaryDecoder Short(llvm::StringRef(Bytes).take_front(Cut), "own.toml");
-    SkippedLocation X, Y;
-    unsigned Z = 0;
-    Short(X, Y, Z);
-    EXPECT_FALSE(Short.ok()) << Cut;
-  }
-  // A flag that is not a bool fails too.
-  std::string Bad = Bytes;
-  Bad[0] = 2;
-  BinaryDecoder Flag(Bad, "own.toml");
-  SkippedLocation X;
-  Flag(X);
-  EXPECT_FALSE(Flag.ok());
-}
-
 } // namespace
