@@ -999,9 +999,12 @@ private:
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> Heap;
     // Per edge: its range (its set id: equal ranges, equal ids).
     std::vector<SetId> EdgeRange;
-    // Per dependee and range (by set id): the first edge with both, plus
-    // one.
-    PairMap<uint32_t> EdgeOf;
+    // Per dependee and range (by set id): their group of edges, plus one.
+    // The edges of a group allow the same versions: the search below counts
+    // each group's once, not each edge's. Per group: its first edge; per
+    // edge: its group.
+    PairMap<uint32_t> GroupOfPair;
+    std::vector<uint32_t> GroupFirst, GroupOf;
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies.
     Grow();
@@ -1025,26 +1028,42 @@ private:
           PruneEdge E{Pkg, K, J, Dep, uint32_t(Pr.Runs.size()), 0};
           // The runs of each dependee and range found once, shared by the
           // edges that have both (many versions have the same dependency).
-          uint32_t &Same = EdgeOf[uint64_t(Dep) << 32 | D.On[J].Set];
+          uint32_t &Same = GroupOfPair[uint64_t(Dep) << 32 | D.On[J].Set];
           if (Same) {
-            E.Runs = Pr.Edges[Same - 1].Runs;
-            E.RunsEnd = Pr.Edges[Same - 1].RunsEnd;
+            E.Runs = Pr.Edges[GroupFirst[Same - 1]].Runs;
+            E.RunsEnd = Pr.Edges[GroupFirst[Same - 1]].RunsEnd;
           } else {
             for (auto Run :
                  sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
               Pr.Runs.push_back(Run);
             E.RunsEnd = Pr.Runs.size();
-            Same = uint32_t(Pr.Edges.size()) + 1;
+            GroupFirst.push_back(uint32_t(Pr.Edges.size()));
+            Same = uint32_t(GroupFirst.size());
           }
+          GroupOf.push_back(Same - 1);
           Pr.Edges.push_back(E);
           EdgeRange.push_back(D.On[J].Set);
         }
       }
     }
-    // Per version of every package (numbered from Base[Pkg] on): the edges
+    GroupOfPair.clear();
+    // Per group: its edges, in the order made (GroupEdges, from
+    // GroupStart[G] to GroupStart[G + 1]).
+    const uint32_t Groups = uint32_t(GroupFirst.size());
+    std::vector<uint32_t> GroupStart(Groups + 1, 0), GroupEdges(GroupOf.size());
+    for (uint32_t G : GroupOf)
+      ++GroupStart[G + 1];
+    for (uint32_t G = 0; G < Groups; ++G)
+      GroupStart[G + 1] += GroupStart[G];
+    {
+      std::vector<uint32_t> Next(GroupStart.begin(), GroupStart.end() - 1);
+      for (uint32_t E = 0; E < GroupOf.size(); ++E)
+        GroupEdges[Next[GroupOf[E]]++] = E;
+    }
+    // Per version of every package (numbered from Base[Pkg] on): the groups
     // whose range allows it, in the order made, one array (Allowing, from
     // Start[Slot] to Start[Slot + 1]). A version's death visits those
-    // alone, not every edge into its package (most allow other versions),
+    // alone, not every group into its package (most allow other versions),
     // and reads them in one place.
     std::vector<size_t> &Base = Pr.Base;
     Base.assign(Names.size() + 1, 0);
@@ -1054,13 +1073,13 @@ private:
     // not known dead). Flat, as the other per-version arrays here: the
     // deaths come in no order of package.
     std::vector<uint64_t> Size(Base.back(), 0);
-    // Each (edge, slot of a version its range allows), in the order made.
+    // Each (group, slot of a version its range allows), in the order made.
     auto EachAllowed = [&](auto Visit) {
-      for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
-        const PruneEdge &Edge = Pr.Edges[E];
+      for (uint32_t G = 0; G < Groups; ++G) {
+        const PruneEdge &Edge = Pr.Edges[GroupFirst[G]];
         for (uint32_t R = Edge.Runs; R < Edge.RunsEnd; ++R)
           for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
-            Visit(E, Base[Edge.Dependee] + K);
+            Visit(G, Base[Edge.Dependee] + K);
       }
     };
     std::vector<size_t> Start(Base.back() + 1, 0);
@@ -1070,24 +1089,29 @@ private:
     std::vector<uint32_t> Allowing(Start.back());
     {
       std::vector<size_t> Next(Start.begin(), Start.end() - 1);
-      EachAllowed([&](uint32_t E, size_t Slot) { Allowing[Next[Slot]++] = E; });
+      EachAllowed([&](uint32_t G, size_t Slot) { Allowing[Next[Slot]++] = G; });
     }
-    // Per edge: how many versions its range allows that are not known dead
-    // yet, and the summed proof sizes of those that are.
-    std::vector<uint32_t> Waiting(Pr.Edges.size(), 0);
-    std::vector<uint64_t> Below(Pr.Edges.size(), 0);
-    auto Offer = [&](uint32_t E) {
-      const PruneEdge &Edge = Pr.Edges[E];
-      uint32_t Steps = versionsIn(Edge);
+    // Per group: how many versions its range allows that are not known dead
+    // yet, and the summed proof sizes of those that are (its every edge's).
+    std::vector<uint32_t> Waiting(Groups, 0);
+    std::vector<uint64_t> Below(Groups, 0);
+    // Offers each edge of group G whose version is not known dead: all its
+    // dependee versions are.
+    auto Offer = [&](uint32_t G) {
+      uint32_t Steps = versionsIn(Pr.Edges[GroupFirst[G]]);
       // Its dependency, a step per version, perhaps "no versions" and one
       // more; at most 2^62, summed as far as that.
       uint64_t Own = 2 + Steps + (Steps == 0 ? 1 : 0);
-      Heap.push({std::min<uint64_t>(Below[E] + Own, uint64_t(1) << 62),
-                 Edge.Depender, Edge.Index, E});
+      uint64_t Total = std::min<uint64_t>(Below[G] + Own, uint64_t(1) << 62);
+      for (uint32_t A = GroupStart[G]; A < GroupStart[G + 1]; ++A) {
+        const PruneEdge &Edge = Pr.Edges[GroupEdges[A]];
+        if (!Size[Base[Edge.Depender] + Edge.Index])
+          Heap.push({Total, Edge.Depender, Edge.Index, GroupEdges[A]});
+      }
     };
-    for (uint32_t E = 0; E < Pr.Edges.size(); ++E)
-      if (!(Waiting[E] = versionsIn(Pr.Edges[E])))
-        Offer(E);
+    for (uint32_t G = 0; G < Groups; ++G)
+      if (!(Waiting[G] = versionsIn(Pr.Edges[GroupFirst[G]])))
+        Offer(G);
     while (!Heap.empty()) {
       Candidate C = Heap.top();
       Heap.pop();
@@ -1097,11 +1121,10 @@ private:
       Size[Slot] = C.Size;
       Pr.Deaths.push_back({C.Pkg, C.Index, C.Edge});
       for (size_t A = Start[Slot]; A < Start[Slot + 1]; ++A) {
-        uint32_t E = Allowing[A];
-        const PruneEdge &Edge = Pr.Edges[E];
-        Below[E] = std::min<uint64_t>(Below[E] + C.Size, uint64_t(1) << 62);
-        if (--Waiting[E] == 0 && !Size[Base[Edge.Depender] + Edge.Index])
-          Offer(E);
+        uint32_t G = Allowing[A];
+        Below[G] = std::min<uint64_t>(Below[G] + C.Size, uint64_t(1) << 62);
+        if (--Waiting[G] == 0)
+          Offer(G);
       }
     }
     Work.Pruned = Pr.Deaths.size();
