@@ -1230,9 +1230,10 @@ private:
     for (IncompId Id : Dead.Ruled) {
       PackageId Derived = 0;
       Outcome O = propagateIncompatibility(Id, Derived);
-      if (O == Outcome::Derived)
+      if (O == Outcome::Derived) {
         Note(Derived);
-      else if (O == Outcome::Conflict)
+        blockByLast(Id, Derived);
+      } else if (O == Outcome::Conflict)
         Note(Meta[Id].Packages.front()); // propagate() resolves it
     }
     for (PackageId Pkg : Changed)
@@ -1242,6 +1243,23 @@ private:
       if (!propagate(Pkg))
         return false;
     return true;
+  }
+
+  /// Gives the entry of incompatibility Id in Pkg's list, whose one term
+  /// about Pkg the last assignment to Pkg contradicts (Id derived it), that
+  /// assignment as its blocking one: propagation's next visit from the list
+  /// ends there (it would find the term contradicted by the set table and
+  /// block the entry so). The list is in ascending ids (index()).
+  void blockByLast(IncompId Id, PackageId Pkg) {
+    std::vector<ListEntry> &L = ByPackage[Pkg];
+    auto It = std::lower_bound(
+        L.begin(), L.end(), Id,
+        [](const ListEntry &E, IncompId Want) { return E.Id < Want; });
+    if (It == L.end() || It->Id != Id)
+      return;
+    const auto &By = Solution.last(Pkg);
+    It->BlockedAt = By.Index;
+    It->BlockStamp = By.Stamp;
   }
 
   /// The incompatibilities of the dead versions of E's dependee that E's
