@@ -1001,10 +1001,16 @@ private:
     std::vector<SetId> EdgeRange;
     // Per dependee and range (by set id): their group of edges, plus one.
     // The edges of a group allow the same versions: the search below counts
-    // each group's once, not each edge's. Per group: its first edge; per
-    // edge: its group.
+    // each group's once, not each edge's. Per group: its dependee and runs
+    // (a few words, read where a version dies: not the edges'); per edge:
+    // its group.
     PairMap<uint32_t> GroupOfPair;
-    std::vector<uint32_t> GroupFirst, GroupOf;
+    struct Group {
+      PackageId Dependee;
+      uint32_t Runs, RunsEnd;
+    };
+    std::vector<Group> GroupsOf;
+    std::vector<uint32_t> GroupOf;
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies.
     Grow();
@@ -1030,15 +1036,15 @@ private:
           // edges that have both (many versions have the same dependency).
           uint32_t &Same = GroupOfPair[uint64_t(Dep) << 32 | D.On[J].Set];
           if (Same) {
-            E.Runs = Pr.Edges[GroupFirst[Same - 1]].Runs;
-            E.RunsEnd = Pr.Edges[GroupFirst[Same - 1]].RunsEnd;
+            E.Runs = GroupsOf[Same - 1].Runs;
+            E.RunsEnd = GroupsOf[Same - 1].RunsEnd;
           } else {
             for (auto Run :
                  sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
               Pr.Runs.push_back(Run);
             E.RunsEnd = Pr.Runs.size();
-            GroupFirst.push_back(uint32_t(Pr.Edges.size()));
-            Same = uint32_t(GroupFirst.size());
+            GroupsOf.push_back({Dep, E.Runs, E.RunsEnd});
+            Same = uint32_t(GroupsOf.size());
           }
           GroupOf.push_back(Same - 1);
           Pr.Edges.push_back(E);
@@ -1049,7 +1055,7 @@ private:
     GroupOfPair.clear();
     // Per group: its edges, in the order made (GroupEdges, from
     // GroupStart[G] to GroupStart[G + 1]).
-    const uint32_t Groups = uint32_t(GroupFirst.size());
+    const uint32_t Groups = uint32_t(GroupsOf.size());
     std::vector<uint32_t> GroupStart(Groups + 1, 0), GroupEdges(GroupOf.size());
     for (uint32_t G : GroupOf)
       ++GroupStart[G + 1];
@@ -1076,10 +1082,10 @@ private:
     // Each (group, slot of a version its range allows), in the order made.
     auto EachAllowed = [&](auto Visit) {
       for (uint32_t G = 0; G < Groups; ++G) {
-        const PruneEdge &Edge = Pr.Edges[GroupFirst[G]];
-        for (uint32_t R = Edge.Runs; R < Edge.RunsEnd; ++R)
+        const Group &Of = GroupsOf[G];
+        for (uint32_t R = Of.Runs; R < Of.RunsEnd; ++R)
           for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
-            Visit(G, Base[Edge.Dependee] + K);
+            Visit(G, Base[Of.Dependee] + K);
       }
     };
     std::vector<size_t> Start(Base.back() + 1, 0);
@@ -1098,7 +1104,7 @@ private:
     // Offers each edge of group G whose version is not known dead: all its
     // dependee versions are.
     auto Offer = [&](uint32_t G) {
-      uint32_t Steps = versionsIn(Pr.Edges[GroupFirst[G]]);
+      uint32_t Steps = versionsIn(GroupsOf[G].Runs, GroupsOf[G].RunsEnd);
       // Its dependency, a step per version, perhaps "no versions" and one
       // more; at most 2^62, summed as far as that.
       uint64_t Own = 2 + Steps + (Steps == 0 ? 1 : 0);
@@ -1110,7 +1116,7 @@ private:
       }
     };
     for (uint32_t G = 0; G < Groups; ++G)
-      if (!(Waiting[G] = versionsIn(Pr.Edges[GroupFirst[G]])))
+      if (!(Waiting[G] = versionsIn(GroupsOf[G].Runs, GroupsOf[G].RunsEnd)))
         Offer(G);
     while (!Heap.empty()) {
       Candidate C = Heap.top();
@@ -1276,8 +1282,12 @@ private:
 
   /// How many versions E's range allows.
   uint32_t versionsIn(const PruneEdge &E) const {
+    return versionsIn(E.Runs, E.RunsEnd);
+  }
+  /// How many versions the runs From to To (in Dead.Runs) hold.
+  uint32_t versionsIn(uint32_t From, uint32_t To) const {
     uint32_t N = 0;
-    for (uint32_t R = E.Runs; R < E.RunsEnd; ++R)
+    for (uint32_t R = From; R < To; ++R)
       N += Dead.Runs[R].second - Dead.Runs[R].first;
     return N;
   }
