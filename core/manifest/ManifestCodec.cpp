@@ -17,7 +17,7 @@ static_assert(sizeof(Located) == 48 && sizeof(Requirement) == 128 &&
                   sizeof(Package) == 568 && sizeof(Project) == 160 &&
                   sizeof(Manifest) == 832 && sizeof(Diagnostic) == 120 &&
                   sizeof(SourceLocation) == 16 && sizeof(Version) == 24 &&
-                  sizeof(Bound) == 40 && sizeof(VersionSet) == 8,
+                  sizeof(Bound) == 32 && sizeof(VersionSet) == 8,
               "a manifest struct changed: update its field list here");
 #endif
 

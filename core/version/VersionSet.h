@@ -54,12 +54,78 @@
 
 namespace cudadeps {
 
+/// A version or none, as std::optional<Version> is, in the version's three
+/// words and a flag: the flag is its last byte, and a Bound keeps its own
+/// flag in the padding after it (a Bound in 32 bytes, not 40, an Interval
+/// in 64: every set the solver builds is an array of them).
+class OptionalVersion {
+public:
+  OptionalVersion() = default;
+  OptionalVersion(std::nullopt_t) {}
+  OptionalVersion(Version V) : V(std::move(V)), Has(true) {}
+  OptionalVersion(std::optional<Version> O) {
+    if (O) {
+      V = std::move(*O);
+      Has = true;
+    }
+  }
+  OptionalVersion &operator=(std::nullopt_t) {
+    reset();
+    return *this;
+  }
+  OptionalVersion &operator=(Version New) {
+    V = std::move(New);
+    Has = true;
+    return *this;
+  }
+
+  bool has_value() const { return Has; }
+  explicit operator bool() const { return Has; }
+  const Version &operator*() const {
+    assert(Has && "no version");
+    return V;
+  }
+  Version &operator*() {
+    assert(Has && "no version");
+    return V;
+  }
+  const Version *operator->() const { return &**this; }
+  Version *operator->() { return &**this; }
+  void reset() {
+    V = Version();
+    Has = false;
+  }
+  template <class... A> Version &emplace(A &&...Args) {
+    V = Version(std::forward<A>(Args)...);
+    Has = true;
+    return V;
+  }
+  operator std::optional<Version>() const {
+    return Has ? std::optional<Version>(V) : std::nullopt;
+  }
+  bool operator==(const OptionalVersion &O) const {
+    return Has == O.Has && (!Has || V == O.V);
+  }
+
+private:
+  Version V;
+  bool Has = false;
+};
+
 /// One end of an interval. An absent Value means unbounded.
 struct Bound {
-  std::optional<Version> Value;
+  [[no_unique_address]] OptionalVersion Value;
   bool Inclusive = false;
   bool operator==(const Bound &) const = default;
 };
+static_assert(sizeof(Bound) == sizeof(OptionalVersion),
+              "a Bound's flag sits in its version's padding");
+
+/// The load cache's form of an OptionalVersion: a std::optional<Version>'s
+/// (core/support/BinaryCodec.h).
+template <class C> void codec(C &Cd, OptionalVersion &X) {
+  codecOptional(Cd, X);
+}
 
 /// [Lower, Upper] with each end inclusive, exclusive or unbounded; never empty
 /// once stored in a VersionSet.

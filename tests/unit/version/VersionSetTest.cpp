@@ -1,6 +1,7 @@
 //===- VersionSetTest.cpp - specifiers, rendering and set operations ------===//
 
 #include "core/version/VersionSet.h"
+#include "core/support/BinaryCodec.h"
 #include "tests/unit/version/Printers.h"
 
 #include "llvm/Support/Error.h"
@@ -625,4 +626,50 @@ TEST(VersionSet, EqualSetsHashAlike) {
   for (const char *S : Distinct)
     Hashes.insert(set(S).hash());
   EXPECT_EQ(Hashes.size(), std::size(Distinct));
+}
+
+TEST(VersionSet, ABoundsVersionIsAnOptionalOfItsOwn) {
+  // What std::optional<Version> says, in a Bound's 32 bytes.
+  EXPECT_EQ(sizeof(Bound), sizeof(OptionalVersion));
+  EXPECT_EQ(sizeof(Interval), 2 * sizeof(OptionalVersion));
+  EXPECT_LE(sizeof(OptionalVersion), sizeof(Version) + alignof(Version));
+  Version V = cantFail(Version::parse("2.4.1"));
+  OptionalVersion None, Some = V, FromStd = std::optional<Version>(V),
+                        FromNothing = std::optional<Version>();
+  EXPECT_FALSE(None.has_value());
+  EXPECT_FALSE(FromNothing);
+  ASSERT_TRUE(Some.has_value());
+  EXPECT_EQ(*Some, V);
+  EXPECT_EQ(Some, FromStd);
+  EXPECT_FALSE(Some == None);
+  // None equals None whatever version it held before.
+  OptionalVersion Was = V;
+  Was.reset();
+  EXPECT_EQ(Was, None);
+  EXPECT_EQ(std::optional<Version>(Some), std::optional<Version>(V));
+  EXPECT_EQ(std::optional<Version>(None), std::nullopt);
+  Was.emplace(V);
+  EXPECT_EQ(Was, Some);
+  Was = std::nullopt;
+  EXPECT_EQ(Was, None);
+  // A Bound's flag beside it stays its own.
+  Bound B{Some, true};
+  B.Value = std::nullopt;
+  EXPECT_TRUE(B.Inclusive);
+  EXPECT_FALSE(B.Value);
+
+  // The load cache's bytes are a std::optional<Version>'s, both ways.
+  for (const OptionalVersion &O : {None, Some}) {
+    std::optional<Version> Std = O;
+    BinaryEncoder A("f"), S("f");
+    A(const_cast<OptionalVersion &>(O));
+    S(Std);
+    std::string Bytes = A.take();
+    EXPECT_EQ(Bytes, S.take());
+    BinaryDecoder D(Bytes, "f");
+    OptionalVersion Back = V; // overwritten, value or none
+    D(Back);
+    ASSERT_TRUE(D.ok());
+    EXPECT_EQ(Back, O);
+  }
 }
