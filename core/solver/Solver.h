@@ -675,14 +675,15 @@ private:
 
   /// Appends I to the store with the ids of its packages and its terms'
   /// sets (Ids and Keys, where the caller knows them: one per term); not
-  /// indexed. A derived incompatibility may come without its terms (Ids and
-  /// Keys say what they are): termsFromKeys() builds them where they are
-  /// read.
+  /// indexed. A derived or dependency incompatibility may come without its
+  /// terms (Ids and Keys say what they are): termsFromKeys() builds them
+  /// where they are read.
   IncompId store(IncompatibilityT I, bool IsTainted,
                  std::vector<PackageId> Ids = {},
                  llvm::ArrayRef<TermKey> Keys = {}) {
     assert((Ids.empty() || Ids.size() == I.Terms.size() ||
-            (I.Terms.empty() && I.Kind == CauseKind::Derived)) &&
+            (I.Terms.empty() && (I.Kind == CauseKind::Derived ||
+                                 I.Kind == CauseKind::Dependency))) &&
            "one id per term");
     assert(Keys.size() == Ids.size() && "one key per id");
     IncompId Id = Store.size();
@@ -937,7 +938,7 @@ private:
   /// or when a dependency of it on another package allows only dead
   /// versions of it (or none). A run of adjacent versions dead by the same
   /// dependency gets one incompatibility, ruling out their span (from the
-  /// first up to the version after the last, as incompatibilitiesFor()
+  /// first up to the version after the last, as addIncompatibilitiesFor()
   /// widens dependencies: dependents' ranges lose whole runs of versions,
   /// and what is known of a package stays a few intervals); an unavailable
   /// version rules out itself. Those are indexed; the solve goes back to
@@ -1140,7 +1141,7 @@ private:
     // The incompatibilities, in the order found (a dependency's dependee
     // versions died before it): an unavailable version's at once, and one
     // per run of adjacent versions that die by the same dependency (the
-    // same dependee and range, as incompatibilitiesFor() widens them),
+    // same dependee and range, as addIncompatibilitiesFor() widens them),
     // without its proof (materialize()).
     // Why 0 (the root's incompatibility): not given one yet. KilledBy:
     // per version by slot, the dependency it died by (NoEdge: it lives, or
@@ -1668,13 +1669,13 @@ private:
            I.Ascending.begin();
   }
 
-  /// The incompatibilities for one version (Index: its position in the
+  /// Adds the incompatibilities for one version (Index: its position in the
   /// package's Ascending list): its dependencies, each widened to the
-  /// adjacent versions that have the same dependency.
-  std::vector<IncompatibilityT> incompatibilitiesFor(PackageId Pkg,
-                                                     const V &Version,
-                                                     size_t Index) {
-    std::vector<IncompatibilityT> Out;
+  /// adjacent versions that have the same dependency. Their ids, in the
+  /// order added.
+  std::vector<IncompId> addIncompatibilitiesFor(PackageId Pkg, const V &Version,
+                                                size_t Index) {
+    std::vector<IncompId> Out;
     PackageInfo &I = info(Pkg);
     const P Package = Names[Pkg]; // a copy: interning may grow Names
     if (Pkg == RootId) {
@@ -1688,11 +1689,11 @@ private:
         U.Kind = CauseKind::Unavailable;
         U.Terms.emplace_back(Root, Depender);
         U.Text = D.Reason;
-        Out.push_back(std::move(U));
+        Out.push_back(addIncompatibility(std::move(U)));
         return Out;
       }
       for (auto &[Dep, Set] : D.On)
-        Out.push_back(dependency(Root, Depender, Dep, Set));
+        Out.push_back(addIncompatibility(dependency(Root, Depender, Dep, Set)));
       return Out;
     }
 
@@ -1705,7 +1706,7 @@ private:
       U.Kind = CauseKind::Unavailable;
       U.Terms.emplace_back(Package, TermT::positive(VS::exactly(Version)));
       U.Text = Reasons[D.Reason];
-      Out.push_back(std::move(U));
+      Out.push_back(addIncompatibility(std::move(U)));
       return Out;
     }
 
@@ -1738,8 +1739,23 @@ private:
       auto [It, Inserted] = I.AlreadyListed.emplace(Deps[K].second, Range);
       if (!Inserted)
         It->second = It->second.unionWith(Range);
-      Out.push_back(dependency(Package, TermT::positive(std::move(Range)),
-                               DepNames[Dep.Name], sets().get(Dep.Set)));
+      const PackageId DepPkg = Deps[K].second;
+      if (DepPkg == Pkg) { // one term, both ranges intersected (make())
+        Out.push_back(addIncompatibility(
+            dependency(Package, TermT::positive(std::move(Range)),
+                       DepNames[Dep.Name], sets().get(Dep.Set))));
+        continue;
+      }
+      // By its packages' ids and its sets' keys alone, the dependee's range
+      // interned already: no name or set hashed again. termsFromKeys()
+      // writes its terms where a report reads them.
+      IncompatibilityT New;
+      New.Kind = CauseKind::Dependency;
+      const TermKey Keys[] = {{sets().intern(std::move(Range)), true},
+                              {Dep.Set, false}};
+      IncompId Id = store(std::move(New), false, {Pkg, DepPkg}, Keys);
+      index(Id);
+      Out.push_back(Id);
     }
     return Out;
   }
@@ -1764,7 +1780,7 @@ private:
 
   static constexpr size_t NoBound = SIZE_MAX;
 
-  /// For each dependency (positions in D.On, as incompatibilitiesFor lists
+  /// For each dependency (positions in D.On, as addIncompatibilitiesFor lists
   /// them), the bound of the run of adjacent versions around Index that
   /// share it, as a position in Ascending: the inclusive lower bound, or the
   /// exclusive upper bound. NoBound when the run reaches the oldest (newest)
@@ -1975,8 +1991,7 @@ private:
     }
 
     bool Conflict = false;
-    for (IncompatibilityT &New : incompatibilitiesFor(Pkg, *Version, Index)) {
-      IncompId Id = addIncompatibility(std::move(New));
+    for (IncompId Id : addIncompatibilitiesFor(Pkg, *Version, Index)) {
       // A dependency already contradicted by the solution would make this
       // version a conflict: keep its facts, let propagation choose again.
       bool AllSatisfied = true;
