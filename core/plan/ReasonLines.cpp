@@ -2,6 +2,7 @@
 #include "core/plan/ReasonLines.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -18,18 +19,27 @@ void ReasonLines::add(const std::string &Line) {
 
 void ReasonLines::addNeed(const std::string &From, const std::string &To,
                           const std::string &Set) {
-  std::string Head = From + " needs " + To + " ";
+  // Built where it is looked up, on the stack: a line is made only where
+  // one is added or merged.
+  SmallString<64> Head;
+  Head += From;
+  Head += " needs ";
+  Head += To;
+  Head += " ";
   std::optional<size_t> At;
   if (StringRef(From).contains(' ') || StringRef(To).contains(' ')) {
     // Not a head that FirstByHead holds: looked for line by line.
     for (size_t I = 0; I < Out.size() && !At; ++I)
-      if (StringRef(Out[I]).startswith(Head))
+      if (StringRef(Out[I]).startswith(Head.str()))
         At = I;
-  } else if (auto It = FirstByHead.find(Head); It != FirstByHead.end()) {
+  } else if (auto It = FirstByHead.find(Head.str()); It != FirstByHead.end()) {
     At = It->second;
   }
   if (!At) {
-    push(Head + Set);
+    std::string Line;
+    Line.reserve(Head.size() + Set.size());
+    Line.append(Head.data(), Head.size()).append(Set);
+    push(std::move(Line));
     return;
   }
   StringRef Sets = StringRef(Out[*At]).drop_front(Head.size());
@@ -38,7 +48,15 @@ void ReasonLines::addNeed(const std::string &From, const std::string &To,
   Sets.split(Known, " or ");
   if (is_contained(Known, Set))
     return;
-  std::string Merged = Head + Sets.str() + " or " + Set + " (by release)";
+  constexpr StringRef Or = " or ", ByRelease = " (by release)";
+  std::string Merged;
+  Merged.reserve(Head.size() + Sets.size() + Or.size() + Set.size() +
+                 ByRelease.size());
+  Merged.append(Head.data(), Head.size())
+      .append(Sets.data(), Sets.size())
+      .append(Or.data(), Or.size())
+      .append(Set)
+      .append(ByRelease.data(), ByRelease.size());
   forget(Out[*At]);
   Out[*At] = std::move(Merged);
   remember(Out[*At], *At);
