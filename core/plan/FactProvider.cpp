@@ -520,7 +520,6 @@ bool FactProvider::numberedDependencies(
                   Rel->VersionText, join(Targets, ", "))
               .str());
   }
-  const uint32_t Nvcc = NvccId, Compiler = CompilerId;
   bool HasNvcc = false, HasCompiler = false;
   for (RequirementRange &R : Reqs) {
     StringRef Key = R.Key;
@@ -531,12 +530,12 @@ bool FactProvider::numberedDependencies(
       continue;
     }
     auto Dep = mapNumbered(Key, R);
-    HasNvcc |= Dep.first == Nvcc;
-    if (Dep.first == Compiler) {
+    HasNvcc |= Dep.first == NvccId;
+    if (Dep.first == CompilerId) {
       if (HasCompiler) {
         // gcc and clang requirements together: either family.
         for (auto &E : On)
-          if (E.first == Compiler)
+          if (E.first == CompilerId)
             E.second = E.second.unionWith(Dep.second);
         continue;
       }
@@ -545,9 +544,9 @@ bool FactProvider::numberedDependencies(
     On.push_back(std::move(Dep));
   }
   if (Compiles && !HasNvcc)
-    On.emplace_back(Nvcc, VersionSet::any());
+    On.emplace_back(NvccId, VersionSet::any());
   if (Compiles && !HasCompiler)
-    On.emplace_back(Compiler, VersionSet::any());
+    On.emplace_back(CompilerId, VersionSet::any());
   return true;
 }
 
