@@ -33,6 +33,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -998,20 +999,54 @@ private:
       }
     };
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> Heap;
-    // Per edge: its range (its set id: equal ranges, equal ids).
-    std::vector<SetId> EdgeRange;
     // Per dependee and range (by set id): their group of edges, plus one.
     // The edges of a group allow the same versions: the search below counts
-    // each group's once, not each edge's. Per group: its dependee and runs
-    // (a few words, read where a version dies: not the edges'); per edge:
-    // its group.
+    // each group's once, not each edge's. Per group: its dependee, range
+    // and runs (a few words, read where a version dies: not the edges');
+    // per edge: its group.
     PairMap<uint32_t> GroupOfPair;
     struct Group {
       PackageId Dependee;
+      SetId Range;
       uint32_t Runs, RunsEnd;
     };
     std::vector<Group> GroupsOf;
     std::vector<uint32_t> GroupOf;
+    // Per list of versions (listOf()) and range: the runs the range allows
+    // (Runs to RunsEnd in Pr.Runs), found once and shared by the groups of
+    // every dependee with those versions.
+    llvm::DenseMap<uint64_t, std::pair<uint32_t, uint32_t>> RunsOf;
+    // Per package: the number of its list of versions among the distinct
+    // lists (NoList until asked), each list's first package and the next
+    // list of the same hash, and by hash the last list made with it.
+    constexpr uint32_t NoList = ~uint32_t(0);
+    std::vector<uint32_t> ListOfPackage;
+    std::vector<PackageId> ListFirst;
+    std::vector<uint32_t> ListNext;
+    llvm::DenseMap<uint64_t, uint32_t> ListByHash;
+    auto listOf = [&](PackageId Pkg) {
+      if (ListOfPackage.size() <= Pkg)
+        ListOfPackage.resize(Names.size(), NoList);
+      if (ListOfPackage[Pkg] != NoList)
+        return ListOfPackage[Pkg];
+      const std::vector<V> &Versions = info(Pkg).Ascending;
+      llvm::hash_code H = llvm::hash_value(Versions.size());
+      for (const V &Version : Versions)
+        H = llvm::hash_combine(H, Version.hash());
+      auto It =
+          ListByHash.try_emplace(uint64_t(H) & ~(uint64_t(1) << 63), NoList)
+              .first;
+      uint32_t List = It->second;
+      while (List != NoList && info(ListFirst[List]).Ascending != Versions)
+        List = ListNext[List];
+      if (List == NoList) {
+        List = uint32_t(ListFirst.size());
+        ListFirst.push_back(Pkg);
+        ListNext.push_back(It->second);
+        It->second = List;
+      }
+      return ListOfPackage[Pkg] = List;
+    };
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies.
     Grow();
@@ -1040,16 +1075,22 @@ private:
             E.Runs = GroupsOf[Same - 1].Runs;
             E.RunsEnd = GroupsOf[Same - 1].RunsEnd;
           } else {
-            for (auto Run :
-                 sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
-              Pr.Runs.push_back(Run);
-            E.RunsEnd = Pr.Runs.size();
-            GroupsOf.push_back({Dep, E.Runs, E.RunsEnd});
+            auto [It, New] =
+                RunsOf.try_emplace(uint64_t(listOf(Dep)) << 32 | D.On[J].Set);
+            if (New) {
+              uint32_t From = uint32_t(Pr.Runs.size());
+              for (auto Run :
+                   sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
+                Pr.Runs.push_back(Run);
+              It->second = {From, uint32_t(Pr.Runs.size())};
+            }
+            E.Runs = It->second.first;
+            E.RunsEnd = It->second.second;
+            GroupsOf.push_back({Dep, D.On[J].Set, E.Runs, E.RunsEnd});
             Same = uint32_t(GroupsOf.size());
           }
           GroupOf.push_back(Same - 1);
           Pr.Edges.push_back(E);
-          EdgeRange.push_back(D.On[J].Set);
         }
       }
     }
@@ -1098,10 +1139,14 @@ private:
       std::vector<size_t> Next(Start.begin(), Start.end() - 1);
       EachAllowed([&](uint32_t G, size_t Slot) { Allowing[Next[Slot]++] = G; });
     }
-    // Per group: how many versions its range allows that are not known dead
-    // yet, and the summed proof sizes of those that are (its every edge's).
-    std::vector<uint32_t> Waiting(Groups, 0);
-    std::vector<uint64_t> Below(Groups, 0);
+    // Per group: the summed proof sizes of the versions its range allows
+    // that are known dead (its every edge's), and how many it allows that
+    // are not yet; together, as a death updates both.
+    struct Pending {
+      uint64_t Below = 0;
+      uint32_t Waiting = 0;
+    };
+    std::vector<Pending> Pend(Groups);
     // Offers each edge of group G whose version is not known dead: all its
     // dependee versions are.
     auto Offer = [&](uint32_t G) {
@@ -1109,7 +1154,8 @@ private:
       // Its dependency, a step per version, perhaps "no versions" and one
       // more; at most 2^62, summed as far as that.
       uint64_t Own = 2 + Steps + (Steps == 0 ? 1 : 0);
-      uint64_t Total = std::min<uint64_t>(Below[G] + Own, uint64_t(1) << 62);
+      uint64_t Total =
+          std::min<uint64_t>(Pend[G].Below + Own, uint64_t(1) << 62);
       for (uint32_t A = GroupStart[G]; A < GroupStart[G + 1]; ++A) {
         const PruneEdge &Edge = Pr.Edges[GroupEdges[A]];
         if (!Size[Base[Edge.Depender] + Edge.Index])
@@ -1117,7 +1163,8 @@ private:
       }
     };
     for (uint32_t G = 0; G < Groups; ++G)
-      if (!(Waiting[G] = versionsIn(GroupsOf[G].Runs, GroupsOf[G].RunsEnd)))
+      if (!(Pend[G].Waiting =
+                versionsIn(GroupsOf[G].Runs, GroupsOf[G].RunsEnd)))
         Offer(G);
     while (!Heap.empty()) {
       Candidate C = Heap.top();
@@ -1128,10 +1175,11 @@ private:
       Size[Slot] = C.Size;
       Pr.Deaths.push_back({C.Pkg, C.Index, C.Edge});
       for (size_t A = Start[Slot]; A < Start[Slot + 1]; ++A) {
-        uint32_t G = Allowing[A];
-        Below[G] = std::min<uint64_t>(Below[G] + C.Size, uint64_t(1) << 62);
-        if (--Waiting[G] == 0)
-          Offer(G);
+        Pending &Group = Pend[Allowing[A]];
+        Group.Below =
+            std::min<uint64_t>(Group.Below + C.Size, uint64_t(1) << 62);
+        if (--Group.Waiting == 0)
+          Offer(Allowing[A]);
       }
     }
     Work.Pruned = Pr.Deaths.size();
@@ -1144,16 +1192,22 @@ private:
     // same dependee and range, as addIncompatibilitiesFor() widens them),
     // without its proof (materialize()).
     // Why 0 (the root's incompatibility): not given one yet. KilledBy:
-    // per version by slot, the dependency it died by (NoEdge: it lives, or
-    // is unavailable), read where a run grows: a neighbour's edge is made
-    // next to this one's, where its death is anywhere in the list.
+    // per version by slot, the group of the dependency it died by (NoEdge:
+    // it lives, or is unavailable), read where a run grows: its neighbours
+    // join it where they died by the same dependee and range, that is the
+    // same group, read beside its own, where their edges are anywhere.
     Pr.Why.assign(Base.back(), 0);
     std::vector<uint32_t> KilledBy(Base.back(), NoEdge);
     for (const PruneDeath &X : Pr.Deaths)
-      KilledBy[Base[X.Pkg] + X.Index] = X.Edge;
+      if (X.Edge != NoEdge)
+        KilledBy[Base[X.Pkg] + X.Index] = GroupOf[X.Edge];
     // Per version (by slot): the run its incompatibility rules out, once
     // made (ruledOut()).
     std::vector<std::pair<uint32_t, uint32_t>> RunAt(Base.back());
+    SpanMemo Spans;
+    // Per group: whether its dead runs' proofs end in "no versions".
+    constexpr uint8_t Unasked = 2;
+    std::vector<uint8_t> NeedsNoneOf(Groups, Unasked);
     // Room for the dead runs and for what the rest of the search adds (a
     // few per package it still decides): the arrays are the largest the
     // solve has, and doubling them for the last few hundred would copy
@@ -1166,7 +1220,7 @@ private:
       const PruneDeath &X = Pr.Deaths[D];
       // This package's slots.
       IncompId *Why = &Pr.Why[Base[X.Pkg]];
-      const uint32_t *EdgeAt = &KilledBy[Base[X.Pkg]];
+      const uint32_t *GroupAt = &KilledBy[Base[X.Pkg]];
       std::pair<uint32_t, uint32_t> *RunOf = &RunAt[Base[X.Pkg]];
       if (Why[X.Index])
         continue; // in the run of an earlier one
@@ -1184,28 +1238,33 @@ private:
         RunOf[X.Index] = {X.Index, X.Index};
         continue;
       }
-      const PackageId SameDependee = Pr.Edges[X.Edge].Dependee;
-      const SetId SameRange = EdgeRange[X.Edge];
-      auto Joins = [&](size_t K) {
-        uint32_t Other = EdgeAt[K];
-        return Other != NoEdge && !Why[K] &&
-               Pr.Edges[Other].Dependee == SameDependee &&
-               EdgeRange[Other] == SameRange;
-      };
+      const uint32_t SameGroup = GroupAt[X.Index];
+      const SetId SameRange = GroupsOf[SameGroup].Range;
+      auto Joins = [&](size_t K) { return GroupAt[K] == SameGroup && !Why[K]; };
       uint32_t From = X.Index, To = X.Index + 1;
       while (From > 0 && Joins(From - 1))
         --From;
       while (To < I.Ascending.size() && Joins(To))
         ++To;
-      const PruneEdge &E = Pr.Edges[X.Edge];
       // An empty range ends in "no versions" at once, as a search finds it.
-      bool NeedsNone =
-          sets().get(SameRange).isEmpty() ||
-          !sets().get(SameRange).isSubsetOf(ruledOut(E, Base, RunAt));
+      // What the dead versions a range allows rule out is the same for
+      // every edge of its group: they all died, and their runs were made,
+      // before the first version that dies by it (they die first), and a
+      // run once made stays. So it is asked once per group.
+      uint8_t &Needs = NeedsNoneOf[SameGroup];
+      if (Needs == Unasked)
+        Needs = sets().get(SameRange).isEmpty() ||
+                !sets().get(SameRange).isSubsetOf(
+                    ruledOut(Pr.Edges[X.Edge], Base, RunAt));
+      const bool NeedsNone = Needs;
+      assert(NeedsNone == (sets().get(SameRange).isEmpty() ||
+                           !sets().get(SameRange).isSubsetOf(
+                               ruledOut(Pr.Edges[X.Edge], Base, RunAt))) &&
+             "a group's dead versions rule out the same for all its edges");
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
-      TermKey Run{sets().intern(span(I, From, To)), true};
+      TermKey Run{spanId(Spans, I, From, To), true};
       IncompId Id = store(std::move(New), false, {X.Pkg}, {Run});
       index(Id);
       Pr.Lazy.try_emplace(Id, LazyProof{D, From, To, NeedsNone});
@@ -1399,6 +1458,47 @@ private:
   /// The versions from the one at From in I.Ascending up to the one at To
   /// (from any lower one where From is the oldest, up to any higher one
   /// where To is past the newest).
+  /// The sets span() made, by the versions that bound them: packages with
+  /// the same versions have the same spans (a registry's packages often
+  /// number their versions alike), so that a run's set is built and
+  /// interned once for all of them, found again by its bounds' hashes.
+  struct SpanMemo {
+    struct Entry {
+      std::optional<V> Low, High;
+      SetId Set;
+      uint32_t Next; // the next entry of the same hash, or NoEntry
+    };
+    static constexpr uint32_t NoEntry = ~uint32_t(0);
+    std::vector<Entry> Entries;
+    /// By hash (its top bit clear: never DenseMap's empty or tombstone
+    /// key): the last entry made with it.
+    llvm::DenseMap<uint64_t, uint32_t> Last;
+  };
+
+  /// span(I, From, To)'s id in sets(), through Memo.
+  SetId spanId(SpanMemo &Memo, const PackageInfo &I, size_t From, size_t To) {
+    const V *Low = From > 0 ? &I.Ascending[From] : nullptr;
+    const V *High = To < I.Ascending.size() ? &I.Ascending[To] : nullptr;
+    uint64_t H =
+        uint64_t(llvm::hash_combine(Low != nullptr, Low ? Low->hash() : 0,
+                                    High != nullptr, High ? High->hash() : 0)) &
+        ~(uint64_t(1) << 63);
+    auto Same = [](const std::optional<V> &Kept, const V *Now) {
+      return Kept ? Now && *Kept == *Now : !Now;
+    };
+    auto It = Memo.Last.try_emplace(H, SpanMemo::NoEntry).first;
+    for (uint32_t E = It->second; E != SpanMemo::NoEntry;
+         E = Memo.Entries[E].Next)
+      if (Same(Memo.Entries[E].Low, Low) && Same(Memo.Entries[E].High, High))
+        return Memo.Entries[E].Set;
+    SetId Set = sets().intern(span(I, From, To));
+    Memo.Entries.push_back({Low ? std::optional<V>(*Low) : std::nullopt,
+                            High ? std::optional<V>(*High) : std::nullopt, Set,
+                            It->second});
+    It->second = uint32_t(Memo.Entries.size() - 1);
+    return Set;
+  }
+
   static VS span(const PackageInfo &I, size_t From, size_t To) {
     bool Low = From > 0, High = To < I.Ascending.size();
     if (Low && High)
