@@ -1204,7 +1204,7 @@ private:
     // Per version (by slot): the run its incompatibility rules out, once
     // made (ruledOut()).
     std::vector<std::pair<uint32_t, uint32_t>> RunAt(Base.back());
-    SpanMemo Spans;
+    llvm::DenseMap<std::pair<uint32_t, uint64_t>, SetId> SpanOf;
     // Per group: whether its dead runs' proofs end in "no versions".
     constexpr uint8_t Unasked = 2;
     std::vector<uint8_t> NeedsNoneOf(Groups, Unasked);
@@ -1224,9 +1224,9 @@ private:
       std::pair<uint32_t, uint32_t> *RunOf = &RunAt[Base[X.Pkg]];
       if (Why[X.Index])
         continue; // in the run of an earlier one
-      PackageInfo &I = info(X.Pkg);
-      const V &Version = I.Ascending[X.Index];
       if (X.Edge == NoEdge) {
+        PackageInfo &I = info(X.Pkg);
+        const V &Version = I.Ascending[X.Index];
         I.KnownInvalid = I.KnownInvalid.unionWith(VS::exactly(Version));
         IncompatibilityT U;
         U.Kind = CauseKind::Unavailable;
@@ -1244,7 +1244,7 @@ private:
       uint32_t From = X.Index, To = X.Index + 1;
       while (From > 0 && Joins(From - 1))
         --From;
-      while (To < I.Ascending.size() && Joins(To))
+      while (To < Count[X.Pkg] && Joins(To))
         ++To;
       // An empty range ends in "no versions" at once, as a search finds it.
       // What the dead versions a range allows rule out is the same for
@@ -1264,7 +1264,13 @@ private:
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
       New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
-      TermKey Run{spanId(Spans, I, From, To), true};
+      // Its set, by the package's list of versions: the same run of the
+      // same versions is the same set, built and interned once.
+      auto [Span, NewSpan] =
+          SpanOf.try_emplace({listOf(X.Pkg), uint64_t(From) << 32 | To});
+      if (NewSpan)
+        Span->second = sets().intern(span(info(X.Pkg), From, To));
+      TermKey Run{Span->second, true};
       IncompId Id = store(std::move(New), false, {X.Pkg}, {Run});
       index(Id);
       Pr.Lazy.try_emplace(Id, LazyProof{D, From, To, NeedsNone});
@@ -1458,47 +1464,6 @@ private:
   /// The versions from the one at From in I.Ascending up to the one at To
   /// (from any lower one where From is the oldest, up to any higher one
   /// where To is past the newest).
-  /// The sets span() made, by the versions that bound them: packages with
-  /// the same versions have the same spans (a registry's packages often
-  /// number their versions alike), so that a run's set is built and
-  /// interned once for all of them, found again by its bounds' hashes.
-  struct SpanMemo {
-    struct Entry {
-      std::optional<V> Low, High;
-      SetId Set;
-      uint32_t Next; // the next entry of the same hash, or NoEntry
-    };
-    static constexpr uint32_t NoEntry = ~uint32_t(0);
-    std::vector<Entry> Entries;
-    /// By hash (its top bit clear: never DenseMap's empty or tombstone
-    /// key): the last entry made with it.
-    llvm::DenseMap<uint64_t, uint32_t> Last;
-  };
-
-  /// span(I, From, To)'s id in sets(), through Memo.
-  SetId spanId(SpanMemo &Memo, const PackageInfo &I, size_t From, size_t To) {
-    const V *Low = From > 0 ? &I.Ascending[From] : nullptr;
-    const V *High = To < I.Ascending.size() ? &I.Ascending[To] : nullptr;
-    uint64_t H =
-        uint64_t(llvm::hash_combine(Low != nullptr, Low ? Low->hash() : 0,
-                                    High != nullptr, High ? High->hash() : 0)) &
-        ~(uint64_t(1) << 63);
-    auto Same = [](const std::optional<V> &Kept, const V *Now) {
-      return Kept ? Now && *Kept == *Now : !Now;
-    };
-    auto It = Memo.Last.try_emplace(H, SpanMemo::NoEntry).first;
-    for (uint32_t E = It->second; E != SpanMemo::NoEntry;
-         E = Memo.Entries[E].Next)
-      if (Same(Memo.Entries[E].Low, Low) && Same(Memo.Entries[E].High, High))
-        return Memo.Entries[E].Set;
-    SetId Set = sets().intern(span(I, From, To));
-    Memo.Entries.push_back({Low ? std::optional<V>(*Low) : std::nullopt,
-                            High ? std::optional<V>(*High) : std::nullopt, Set,
-                            It->second});
-    It->second = uint32_t(Memo.Entries.size() - 1);
-    return Set;
-  }
-
   static VS span(const PackageInfo &I, size_t From, size_t To) {
     bool Low = From > 0, High = To < I.Ascending.size();
     if (Low && High)
