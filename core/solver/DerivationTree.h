@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -32,14 +33,27 @@ template <class P, class VS> struct DerivationTree {
   /// their causes): the external ones, which say why, are whole, and so is
   /// the shape of the proof, but it cannot be written out step by step.
   bool DerivedTerms = true;
+  /// True where Nodes are the proof's external incompatibilities alone, in
+  /// the order externals() gives them: no derived node and no Top (what a
+  /// caller that reads only the external causes asks for; DerivedTerms is
+  /// false then too).
+  bool ExternalsOnly = false;
 
-  const Node &top() const { return Nodes[Top]; }
+  const Node &top() const {
+    assert(!ExternalsOnly && "a tree of the external causes has no top");
+    return Nodes[Top];
+  }
   const Node &operator[](IncompId Id) const { return Nodes[Id]; }
 
   /// The external incompatibilities the proof rests on, each once, in the
   /// order a depth-first walk (cause 1 before cause 2) meets them.
   std::vector<IncompId> externals() const {
     std::vector<IncompId> Out;
+    if (ExternalsOnly) {
+      for (IncompId Id = 0; Id < Nodes.size(); ++Id)
+        Out.push_back(Id);
+      return Out;
+    }
     std::vector<bool> Seen(Nodes.size(), false);
     collect(Top, Seen, Out);
     return Out;

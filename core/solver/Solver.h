@@ -488,35 +488,44 @@ private:
     Result.Work = Work;
     if (FailureId) {
       bool DerivedTerms = Detail == FailureDetail::Whole;
-      Result.Failure =
-          DerivationTree<P, VS>::build(*FailureId, Root, [&](IncompId Id) {
-            if (Id & ProofBit) { // a step of a dead version's proof
-              const IncompatibilityT &S = Proofs[Id & ~ProofBit];
-              if (S.Kind == CauseKind::Derived && !DerivedTerms) {
-                IncompatibilityT N;
-                N.Kind = S.Kind;
-                N.Cause1 = S.Cause1;
-                N.Cause2 = S.Cause2;
-                return N;
-              }
-              return S;
-            }
-            materialize(Id);
-            IncompatibilityT &I = Store[Id];
-            bool Take = TakeTainted && Tainted[Id];
+      // A node of the tree: a proof step as it is, an incompatibility of
+      // the store with its terms (written from its keys where it keeps
+      // none), a derived one without them where they are not asked for.
+      auto Make = [&](IncompId Id) {
+        if (Id & ProofBit) { // a step of a dead version's proof
+          const IncompatibilityT &S = Proofs[Id & ~ProofBit];
+          if (S.Kind == CauseKind::Derived && !DerivedTerms) {
             IncompatibilityT N;
-            N.Kind = I.Kind;
-            N.Cause1 = I.Cause1;
-            N.Cause2 = I.Cause2;
-            N.Text = Take ? std::move(I.Text) : I.Text;
-            if (I.Kind == CauseKind::Derived && !DerivedTerms)
-              return N;
-            if (I.Terms.size() != Meta[Id].Packages.size())
-              N.Terms = termsFromKeys(Id);
-            else
-              N.Terms = Take ? std::move(I.Terms) : I.Terms;
+            N.Kind = S.Kind;
+            N.Cause1 = S.Cause1;
+            N.Cause2 = S.Cause2;
             return N;
-          }, std::exchange(ProofCount, 0));
+          }
+          return S;
+        }
+        materialize(Id);
+        IncompatibilityT &I = Store[Id];
+        bool Take = TakeTainted && Tainted[Id];
+        IncompatibilityT N;
+        N.Kind = I.Kind;
+        N.Cause1 = I.Cause1;
+        N.Cause2 = I.Cause2;
+        N.Text = Take ? std::move(I.Text) : I.Text;
+        if (I.Kind == CauseKind::Derived && !DerivedTerms)
+          return N;
+        if (I.Terms.size() != Meta[Id].Packages.size())
+          N.Terms = termsFromKeys(Id);
+        else
+          N.Terms = Take ? std::move(I.Terms) : I.Terms;
+        return N;
+      };
+      if (Detail == FailureDetail::Externals) {
+        ProofCount = 0;
+        Result.Failure = externalsOf(*FailureId, Make);
+      } else {
+        Result.Failure = DerivationTree<P, VS>::build(
+            *FailureId, Root, Make, std::exchange(ProofCount, 0));
+      }
       Result.Failure->DerivedTerms = DerivedTerms;
     } else if (Exhausted) {
       Result.Undecided = true;
@@ -1473,6 +1482,45 @@ private:
     if (High)
       return VS::lessThan(I.Ascending[To]);
     return VS::any();
+  }
+
+  /// The tree of the external incompatibilities the proof of Top rests on
+  /// alone (DerivationTree::ExternalsOnly), each made once by Make(Id), in
+  /// the order a depth-first walk (cause 1 before cause 2) meets them, as
+  /// DerivationTree::externals() lists them: the derived ones are walked,
+  /// their proofs written where they are not yet (materialize()), but not
+  /// copied.
+  template <class MakeF>
+  DerivationTree<P, VS> externalsOf(IncompId Top, MakeF &Make) {
+    DerivationTree<P, VS> T;
+    T.RootPackage = Root;
+    T.ExternalsOnly = true;
+    ProofMark.resize(Store.size(), 0);
+    ++ProofStamp;
+    std::vector<IncompId> Stack{Top};
+    while (!Stack.empty()) {
+      IncompId Id = Stack.back();
+      Stack.pop_back();
+      // The steps of a proof written during the walk are numbered past
+      // the marks made at its start.
+      if ((Id & ProofBit) && StepMark.size() < Proofs.size())
+        StepMark.resize(Proofs.size(), 0);
+      uint64_t &Mark = Id & ProofBit ? StepMark[Id & ~ProofBit] : ProofMark[Id];
+      if (Mark == ProofStamp)
+        continue;
+      Mark = ProofStamp;
+      if (!(Id & ProofBit))
+        materialize(Id); // its causes, and the steps they name
+      const IncompatibilityT &I =
+          Id & ProofBit ? Proofs[Id & ~ProofBit] : Store[Id];
+      if (I.Kind == CauseKind::Derived) {
+        Stack.push_back(I.Cause2);
+        Stack.push_back(I.Cause1);
+        continue;
+      }
+      T.Nodes.push_back(Make(Id));
+    }
+    return T;
   }
 
   /// Whether the proof of incompatibility Top rests on at most Bound
