@@ -203,6 +203,16 @@ void ReleaseList::keep(std::vector<Version> Versions,
   Kept = std::move(K);
 }
 
+void ReleaseList::prefetch() const {
+  if (!Kept)
+    return;
+  for (llvm::StringRef B : Kept->Bytes) {
+    __builtin_prefetch(B.data());
+    if (B.size() > 64)
+      __builtin_prefetch(B.data() + 64);
+  }
+}
+
 bool ReleaseList::isEncoded(size_t I) const {
   return Kept && !Kept->Decoded[I].load(std::memory_order_acquire);
 }

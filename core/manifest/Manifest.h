@@ -267,6 +267,11 @@ public:
             SourcePath CacheFile, DecodeFn Decode);
   /// Whether release I is still kept as bytes (for tests).
   bool isEncoded(size_t I) const;
+  /// Asks the processor to fetch the start of each release still kept as
+  /// bytes (where its requirements are) ahead of its reading: a reader of
+  /// every release of a package in turn then waits for memory about once,
+  /// not once per release. Nothing is read or decoded.
+  void prefetch() const;
 
 private:
   struct KeptReleases {

@@ -409,6 +409,8 @@ const Package *FactProvider::lookupForDependencies(const std::string &P) {
     Last.Name = P;
     Last.Pkg = Pkg;
     Last.Index = 0;
+    // The solver reads a package's releases in a row.
+    Pkg->Releases.prefetch();
   }
   return Pkg;
 }
