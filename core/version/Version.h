@@ -452,6 +452,46 @@ private:
                        FMinOfRelease = 32, FMaxLocal = 64, FMaxPost = 128;
     unsigned Flags = 0;
     Parts P;
+    if constexpr (C::Decoding) {
+      // Most versions are a release of at most three numbers below 65536,
+      // perhaps with a post or dev number below 65536, and nothing else:
+      // packed into Key and Tail here as Version(Parts) packs them, without
+      // building the parts. Any other goes on below with what was read.
+      uint64_t F = Cd.varint();
+      if (F > 0xff)
+        F = Cd.fail();
+      Flags = unsigned(F);
+      llvm::SmallVector<uint64_t, 4> Release(Cd.count());
+      for (uint64_t &N : Release)
+        N = Cd.varint();
+      if ((Flags & ~(FPost | FDev)) == 0 && Release.size() <= CountMask) {
+        uint64_t S[3] = {0, 0, 0};
+        bool Fits = true;
+        for (size_t I = 0; I < Release.size(); ++I) {
+          if (I < 3)
+            S[I] = Release[I];
+          Fits = Fits && (I < 3 ? Release[I] < NumberLimit : Release[I] == 0);
+        }
+        uint64_t Post = Flags & FPost ? Cd.varint() : 0;
+        uint64_t Dev = Flags & FDev ? Cd.varint() : 0;
+        if (Fits && Post < NumberLimit && Dev < NumberLimit) {
+          V.Key = 1 | S[0] << 41 | S[1] << 25 | S[2] << 9;
+          V.Tail = Release.size() | (Flags & FPost ? FHasPost : 0) |
+                   (Flags & FDev ? FHasDev : 0) | Post << PostShift |
+                   Dev << DevShift;
+          V.Ext.reset();
+          return;
+        }
+        P.Release = ReleaseNumbers(Release.begin(), Release.end());
+        P.HasPost = Flags & FPost;
+        P.PostNumber = Post;
+        P.HasDev = Flags & FDev;
+        P.DevNumber = Dev;
+        V = Version(std::move(P));
+        return;
+      }
+      P.Release = ReleaseNumbers(Release.begin(), Release.end());
+    }
     if constexpr (!C::Decoding) {
       P = V.parts();
       Flags = (P.Epoch ? FEpoch : 0) | (P.HasPre ? FPre : 0) |
@@ -459,10 +499,9 @@ private:
               (P.Local ? FLocal : 0) | (P.MinOfRelease ? FMinOfRelease : 0) |
               (P.MaxLocal ? FMaxLocal : 0) | (P.MaxPost ? FMaxPost : 0);
     }
-    Cd(Flags, P.Release);
+    if constexpr (!C::Decoding)
+      Cd(Flags, P.Release);
     if constexpr (C::Decoding) {
-      if (Flags > 0xff)
-        Cd.fail();
       P.HasPre = Flags & FPre;
       P.HasPost = Flags & FPost;
       P.HasDev = Flags & FDev;

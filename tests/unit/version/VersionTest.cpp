@@ -510,17 +510,32 @@ TEST(VersionRelease, LongReleasesSurviveCopiesMovesAndTheCache) {
   for (size_t I = 0; I + 1 < Many.size(); ++I)
     ASSERT_EQ(Many[I].str(), "1.2.3.4.5.6.7");
 
+  // Decoded as parsed, packed or not: the packed forms the decoder makes
+  // at once (a short release, a post or dev number), and those it hands
+  // on (a number too large to pack, a fourth one, a pre-release, an epoch,
+  // a local label, a sentinel). Equal versions hash alike.
+  std::vector<Version> RoundTrip;
   for (const char *Text :
-       {"1.2.3.4.5.6.7", "1.2", "0", "3!1.2.3.4.5rc1.post2"}) {
-    Version In = v(Text), Out;
+       {"1.2.3.4.5.6.7", "1.2", "0", "3!1.2.3.4.5rc1.post2", "1.2.3",
+        "1.2.post3", "1.2.dev4", "1.2.post3.dev4", "1.0.0.0", "65536.1",
+        "1.70000", "1.2.3.4", "1.2.post70000", "1.2.dev70000", "1.2rc1",
+        "1!2.0", "1.2+cu128"})
+    RoundTrip.push_back(v(Text));
+  RoundTrip.push_back(v("2.11").afterAllPosts());
+  RoundTrip.push_back(v("2.11").afterAllLocals());
+  RoundTrip.push_back(v("2.11").lowestOfRelease());
+  for (const Version &In : RoundTrip) {
+    Version Out = v("9.9.9+x"); // overwritten whole
     BinaryEncoder E("f");
-    E(In);
+    E(const_cast<Version &>(In));
     std::string Bytes = E.take();
     BinaryDecoder D(Bytes, "f");
     D(Out);
-    ASSERT_TRUE(D.ok()) << Text;
+    ASSERT_TRUE(D.ok()) << In.str();
     EXPECT_EQ(Out.str(), In.str());
-    EXPECT_EQ(Out, In);
+    EXPECT_EQ(Out, In) << In.str();
+    EXPECT_EQ(Out.hash(), In.hash()) << In.str();
+    EXPECT_EQ(Out.isSentinel(), In.isSentinel()) << In.str();
   }
 }
 
