@@ -417,6 +417,8 @@ private:
     uint32_t Death;
     uint32_t From, To;
     bool NeedsNone;
+    /// Not written yet (false also for the unavailable versions' ids).
+    bool Pending = false;
   };
   static constexpr uint32_t NotIndexed = ~uint32_t(0);
   /// What prune() found, kept to write each proof when it is read.
@@ -431,12 +433,13 @@ private:
     /// Per version by slot: the incompatibility of a dead one (0 for any
     /// other).
     std::vector<IncompId> Why;
-    /// The incompatibilities whose proof is not written yet.
-    /// By id widened to 64 bits, so that no id (a proof step's included,
-    /// which proofWithin() looks up too) is DenseMap's empty or tombstone
-    /// key: a probe per lookup, where a hash map of nodes divided by its
-    /// bucket count.
-    llvm::DenseMap<uint64_t, LazyProof> Lazy;
+    /// The dead runs' incompatibilities, by id from LazyBase on (they are
+    /// made in a row, the unavailable versions' among them): their proofs
+    /// while not written yet (lazyOf()). An index, where a hash map of
+    /// them was a hash and a probe per lookup, and materialize() looks up
+    /// every incompatibility a query's proof walks.
+    std::vector<LazyProof> Lazy;
+    IncompId LazyBase = 0;
     /// Every dead version's incompatibility, each once, in the order made.
     std::vector<IncompId> Ruled;
     /// Per incompatibility id (below Own.size()), where it is a dead
@@ -1225,6 +1228,9 @@ private:
     Store.reserve(Store.size() + Room);
     Meta.reserve(Meta.size() + Room);
     Tainted.reserve(Tainted.size() + Room);
+    Pr.LazyBase = IncompId(Store.size());
+    Pr.Lazy.clear();
+    Pr.Lazy.reserve(Pr.Deaths.size()); // at most one per death
     for (uint32_t D = 0; D < Pr.Deaths.size(); ++D) {
       const PruneDeath &X = Pr.Deaths[D];
       // This package's slots.
@@ -1282,7 +1288,9 @@ private:
       TermKey Run{Span->second, true};
       IncompId Id = store(std::move(New), false, {X.Pkg}, {Run});
       index(Id);
-      Pr.Lazy.try_emplace(Id, LazyProof{D, From, To, NeedsNone});
+      if (Pr.Lazy.size() <= Id - Pr.LazyBase)
+        Pr.Lazy.resize(Id - Pr.LazyBase + 1);
+      Pr.Lazy[Id - Pr.LazyBase] = LazyProof{D, From, To, NeedsNone, true};
       Pr.Ruled.push_back(Id);
       for (uint32_t K = From; K < To; ++K) {
         Why[K] = Id;
@@ -1415,15 +1423,23 @@ private:
   /// what is left of its range, as conflict resolution would derive it.
   /// The steps go to Proofs (ids with ProofBit), never renumbered by
   /// forgetQuery(); the last one is Id itself.
+  /// Dead run Id's proof while it is not written yet, else null.
+  LazyProof *lazyOf(IncompId Id) {
+    if (Id < Dead.LazyBase || Id - Dead.LazyBase >= Dead.Lazy.size())
+      return nullptr;
+    LazyProof &L = Dead.Lazy[Id - Dead.LazyBase];
+    return L.Pending ? &L : nullptr;
+  }
+
   void materialize(IncompId Id) {
-    auto It = Dead.Lazy.find(Id);
-    if (It == Dead.Lazy.end())
+    LazyProof *It = lazyOf(Id);
+    if (!It)
       return;
     // What its count reads from the lazy proof, kept before that goes.
     if (Dead.Own[Id] == NotIndexed)
       indexDeadProof(Id);
-    const LazyProof L = It->second;
-    Dead.Lazy.erase(It);
+    const LazyProof L = *It;
+    It->Pending = false;
     const PruneDeath &X = Dead.Deaths[L.Death];
     const PruneEdge &E = Dead.Edges[X.Edge];
     PackageInfo &I = info(X.Pkg);
@@ -1572,19 +1588,20 @@ private:
   /// for an unavailable version) and the dead versions' incompatibilities
   /// it rests on.
   void indexDeadProof(IncompId Id) {
-    auto Lazy = Dead.Lazy.find(Id);
+    assert(!(Id & ProofBit) && "a proof step is not a dead version's");
+    const LazyProof *Lazy = lazyOf(Id);
     uint32_t From = uint32_t(Dead.Rests.size());
     Dead.RestsAt[Id] = {From, From};
-    if (Lazy == Dead.Lazy.end()) {
+    if (!Lazy) {
       // An unavailable version's (materialize() indexes a proof before it
       // writes it).
       assert(Store[Id].Kind == CauseKind::Unavailable && "a proof unindexed");
       Dead.Own[Id] = 1;
       return;
     }
-    Dead.Own[Id] = uint32_t(proofSize(Lazy->second));
+    Dead.Own[Id] = uint32_t(proofSize(*Lazy));
     for (IncompId Other :
-         deadAllowed(Dead.Edges[Dead.Deaths[Lazy->second.Death].Edge]))
+         deadAllowed(Dead.Edges[Dead.Deaths[Lazy->Death].Edge]))
       Dead.Rests.push_back(Other);
     Dead.RestsAt[Id].second = uint32_t(Dead.Rests.size());
   }
