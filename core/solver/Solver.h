@@ -1011,12 +1011,11 @@ private:
       }
     };
     std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> Heap;
-    // Per dependee and range (by set id): their group of edges, plus one.
-    // The edges of a group allow the same versions: the search below counts
-    // each group's once, not each edge's. Per group: its dependee, range
-    // and runs (a few words, read where a version dies: not the edges');
-    // per edge: its group.
-    PairMap<uint32_t> GroupOfPair;
+    // The edges with the same dependee and range are a group: they allow
+    // the same versions, and the search below counts each group's once,
+    // not each edge's. Per group: its dependee, range and runs (a few
+    // words, read where a version dies: not the edges'); per edge: its
+    // group.
     struct Group {
       PackageId Dependee;
       SetId Range;
@@ -1024,6 +1023,8 @@ private:
     };
     std::vector<Group> GroupsOf;
     std::vector<uint32_t> GroupOf;
+    // Per edge while they are read: its range.
+    std::vector<SetId> EdgeRange;
     // Per list of versions (listOf()) and range: the runs the range allows
     // (Runs to RunsEnd in Pr.Runs), found once and shared by the groups of
     // every dependee with those versions.
@@ -1079,34 +1080,66 @@ private:
           if (Dep == Pkg || Dep == RootId)
             continue; // not a link between two packages' versions
           Grow();
-          PruneEdge E{Pkg, K, J, Dep, uint32_t(Pr.Runs.size()), 0};
-          // The runs of each dependee and range found once, shared by the
-          // edges that have both (many versions have the same dependency).
-          uint32_t &Same = GroupOfPair[uint64_t(Dep) << 32 | D.On[J].Set];
-          if (Same) {
-            E.Runs = GroupsOf[Same - 1].Runs;
-            E.RunsEnd = GroupsOf[Same - 1].RunsEnd;
-          } else {
-            auto [It, New] =
-                RunsOf.try_emplace(uint64_t(listOf(Dep)) << 32 | D.On[J].Set);
-            if (New) {
-              uint32_t From = uint32_t(Pr.Runs.size());
-              for (auto Run :
-                   sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
-                Pr.Runs.push_back(Run);
-              It->second = {From, uint32_t(Pr.Runs.size())};
-            }
-            E.Runs = It->second.first;
-            E.RunsEnd = It->second.second;
-            GroupsOf.push_back({Dep, D.On[J].Set, E.Runs, E.RunsEnd});
-            Same = uint32_t(GroupsOf.size());
+          // The runs found once per list of versions and range (a small
+          // table: few distinct ranges), shared by the edges that have both.
+          auto [It, New] =
+              RunsOf.try_emplace(uint64_t(listOf(Dep)) << 32 | D.On[J].Set);
+          if (New) {
+            uint32_t From = uint32_t(Pr.Runs.size());
+            for (auto Run :
+                 sets().get(D.On[J].Set).rangesIn(info(Dep).Ascending))
+              Pr.Runs.push_back(Run);
+            It->second = {From, uint32_t(Pr.Runs.size())};
           }
-          GroupOf.push_back(Same - 1);
-          Pr.Edges.push_back(E);
+          Pr.Edges.push_back(
+              {Pkg, K, J, Dep, It->second.first, It->second.second});
+          EdgeRange.push_back(D.On[J].Set);
         }
       }
     }
-    GroupOfPair.clear();
+    // The groups, numbered by dependee and within one in the order of
+    // their first edges (nothing found depends on the numbering: the
+    // search takes the candidates in the order of their sizes and
+    // versions, and sums what it counts). The edges are sorted by dependee
+    // (a count, then each placed), and a dependee's read together, its
+    // ranges told apart by a small table, where a hash map of every
+    // (dependee, range) was probed once per edge, anywhere in it.
+    {
+      std::vector<uint32_t> At(Names.size() + 1, 0);
+      for (const PruneEdge &E : Pr.Edges)
+        ++At[E.Dependee + 1];
+      for (size_t Pkg = 1; Pkg < At.size(); ++Pkg)
+        At[Pkg] += At[Pkg - 1];
+      struct Placed {
+        uint32_t Edge;
+        SetId Range;
+        uint32_t Runs, RunsEnd;
+      };
+      std::vector<Placed> ByDependee(Pr.Edges.size());
+      for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
+        const PruneEdge &Edge = Pr.Edges[E];
+        ByDependee[At[Edge.Dependee]++] = {E, EdgeRange[E], Edge.Runs,
+                                           Edge.RunsEnd};
+      }
+      // Per range: the dependee whose group it last made, and that group.
+      llvm::DenseMap<SetId, std::pair<PackageId, uint32_t>> GroupOfRange;
+      GroupOf.resize(Pr.Edges.size());
+      PackageId Dependee = 0;
+      for (uint32_t K = 0; K < ByDependee.size(); ++K) {
+        const Placed &E = ByDependee[K];
+        while (K >= At[Dependee]) // At[P]: where P's edges end, now
+          ++Dependee;
+        auto &[Of, G] =
+            GroupOfRange.try_emplace(E.Range, NoPackage, 0).first->second;
+        if (Of != Dependee) {
+          Of = Dependee;
+          G = uint32_t(GroupsOf.size());
+          GroupsOf.push_back({Dependee, E.Range, E.Runs, E.RunsEnd});
+        }
+        GroupOf[E.Edge] = G;
+      }
+    }
+    EdgeRange = {};
     // Per group: its edges, in the order made (GroupEdges, from
     // GroupStart[G] to GroupStart[G + 1]).
     const uint32_t Groups = uint32_t(GroupsOf.size());
