@@ -85,24 +85,32 @@ void expectExternalsOf(const PackageDerivation &A, const PackageDerivation &B) {
   EXPECT_EQ(B.externals(), All);
 }
 
+/// Two solvers of one problem, the same question of each after its solve:
+/// Package at exactly Version, Whole asking for the whole proof, Brief for
+/// its external causes only (what resolve's reasons read).
+std::pair<PackageSolveResult, PackageSolveResult>
+askWholeAndExternals(PackageSolver &Whole, PackageSolver &Brief,
+                     const std::string &Package, llvm::StringRef Version) {
+  EXPECT_TRUE(Whole.solve().solved());
+  EXPECT_TRUE(Brief.solve().solved());
+  const VersionSet Set = VersionSet::exactly(ver(Version));
+  return {
+      Whole.query(Package, Set, 12),
+      Brief.query(Package, Set, 12, true, solver::FailureDetail::Externals)};
+}
+
 TEST(SolverQuery, AFailureWithItsExternalCausesOnlyHasTheSameCauses) {
-  // Two solvers, the same question: one asks for the whole proof, the other
-  // for its external causes only (what resolve's reasons read).
   Registry R = registry();
   PackageSolver Whole(R, "root", ver("1.0.0")), Brief(R, "root", ver("1.0.0"));
-  ASSERT_TRUE(Whole.solve().solved());
-  ASSERT_TRUE(Brief.solve().solved());
-  const VersionSet E2 = VersionSet::exactly(ver("2.0.0"));
-  PackageSolveResult A = Whole.query("e", E2, 12);
-  PackageSolveResult B =
-      Brief.query("e", E2, 12, true, solver::FailureDetail::Externals);
+  auto [A, B] = askWholeAndExternals(Whole, Brief, "e", "2.0.0");
   ASSERT_TRUE(A.Failure && B.Failure);
   EXPECT_TRUE(A.Failure->DerivedTerms);
   EXPECT_FALSE(A.Failure->ExternalsOnly);
   EXPECT_FALSE(B.Failure->DerivedTerms);
   expectExternalsOf(*A.Failure, *B.Failure);
   // A second query on the same solver asks again, whole this time.
-  PackageSolveResult C = Brief.query("e", E2, 12);
+  PackageSolveResult C =
+      Brief.query("e", VersionSet::exactly(ver("2.0.0")), 12);
   ASSERT_TRUE(C.Failure);
   EXPECT_EQ(explainFailure(*C.Failure, pubStyle()),
             explainFailure(*A.Failure, pubStyle()));
@@ -335,17 +343,12 @@ TEST(SolverPrune, APrunedVersionFailsAQueryWithTheWholeChain) {
 
 TEST(SolverPrune, APrunedVersionsExternalCausesAreItsWholeProofs) {
   // The external causes alone walk the dead versions' proofs, written as
-  // the walk meets them (a fresh solver each: neither has written any).
+  // the walk meets them (fresh solvers: neither has written any).
   Registry R = deadEnds("any");
   PackageSolver Whole(R, "root", ver("1.0.0")), Brief(R, "root", ver("1.0.0"));
   Whole.setPruneAfter(0);
   Brief.setPruneAfter(0);
-  ASSERT_TRUE(Whole.solve().solved());
-  ASSERT_TRUE(Brief.solve().solved());
-  const VersionSet A3 = VersionSet::exactly(ver("3.0.0"));
-  PackageSolveResult A = Whole.query("a", A3, 12);
-  PackageSolveResult B =
-      Brief.query("a", A3, 12, true, solver::FailureDetail::Externals);
+  auto [A, B] = askWholeAndExternals(Whole, Brief, "a", "3.0.0");
   ASSERT_TRUE(A.Failure && B.Failure);
   expectExternalsOf(*A.Failure, *B.Failure);
   // c >=2.0.0 and c >=3.0.0 match no version: both proofs end there.
