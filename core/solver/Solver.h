@@ -49,8 +49,8 @@
 namespace cudadeps::solver {
 
 /// How much of a failure's derivation a caller reads: Whole (every node's
-/// terms, to write the proof out) or Externals (the external causes; the
-/// derived nodes keep only their causes).
+/// terms, to write the proof out) or Externals (the external causes alone,
+/// in the order DerivationTree::externals() lists them: no derived node).
 enum class FailureDetail { Whole, Externals };
 
 template <class P, class V, class VS> struct SolveResult {
@@ -172,9 +172,10 @@ public:
   /// propagated once, not once per query.
   /// Without \p WithSolution a solved query's Solution is left empty (for
   /// callers that ask only whether, and why not). With
-  /// FailureDetail::Externals a failure's derived nodes come without their
-  /// terms (DerivationTree::DerivedTerms false): for callers that read only
-  /// the external causes, which are most of the work of a large proof.
+  /// FailureDetail::Externals a failure is its external causes alone
+  /// (DerivationTree::ExternalsOnly, DerivedTerms false): for callers that
+  /// read only those, where copying the whole proof was most of the work of
+  /// a large one.
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
                               unsigned MaxDecisions, bool WithSolution = true,
                               FailureDetail Detail = FailureDetail::Whole) {
