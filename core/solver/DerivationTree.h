@@ -29,14 +29,10 @@ template <class P, class VS> struct DerivationTree {
   IncompId Top = 0;
   /// The root package of the solve.
   P RootPackage;
-  /// False where the derived nodes were made without their terms (only
-  /// their causes): the external ones, which say why, are whole, and so is
-  /// the shape of the proof, but it cannot be written out step by step.
-  bool DerivedTerms = true;
   /// True where Nodes are the proof's external incompatibilities alone, in
   /// the order externals() gives them: no derived node and no Top (what a
-  /// caller that reads only the external causes asks for; DerivedTerms is
-  /// false then too).
+  /// caller that reads only the external causes asks for). Such a tree
+  /// says why, but cannot be written out step by step.
   bool ExternalsOnly = false;
 
   const Node &top() const {

@@ -54,10 +54,10 @@ public:
   using TermT = Term<VS>;
   using Entry = typename Node::Entry;
 
-  /// T must hold every node's terms (T.DerivedTerms).
+  /// T must be the whole proof (not T.ExternalsOnly).
   Reporter(const Tree &T, const ReportStyle<P, VS> &Style)
       : T(T), Style(Style) {
-    assert(T.DerivedTerms && "a report writes every derivation's terms");
+    assert(!T.ExternalsOnly && "a report writes every derivation");
   }
 
   /// The whole explanation, lines separated by '\n', no final newline.

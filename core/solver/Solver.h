@@ -173,7 +173,7 @@ public:
   /// Without \p WithSolution a solved query's Solution is left empty (for
   /// callers that ask only whether, and why not). With
   /// FailureDetail::Externals a failure is its external causes alone
-  /// (DerivationTree::ExternalsOnly, DerivedTerms false): for callers that
+  /// (DerivationTree::ExternalsOnly): for callers that
   /// read only those, where copying the whole proof was most of the work of
   /// a large one.
   SolveResult<P, V, VS> query(const P &Package, const VS &Set,
@@ -491,22 +491,12 @@ private:
     Result.IncompatibilityCount = Store.size();
     Result.Work = Work;
     if (FailureId) {
-      bool DerivedTerms = Detail == FailureDetail::Whole;
       // A node of the tree: a proof step as it is, an incompatibility of
       // the store with its terms (written from its keys where it keeps
-      // none), a derived one without them where they are not asked for.
-      auto Make = [&](IncompId Id) {
-        if (Id & ProofBit) { // a step of a dead version's proof
-          const IncompatibilityT &S = Proofs[Id & ~ProofBit];
-          if (S.Kind == CauseKind::Derived && !DerivedTerms) {
-            IncompatibilityT N;
-            N.Kind = S.Kind;
-            N.Cause1 = S.Cause1;
-            N.Cause2 = S.Cause2;
-            return N;
-          }
-          return S;
-        }
+      // none).
+      auto Make = [&](IncompId Id) -> IncompatibilityT {
+        if (Id & ProofBit) // a step of a dead version's proof
+          return Proofs[Id & ~ProofBit];
         materialize(Id);
         IncompatibilityT &I = Store[Id];
         bool Take = TakeTainted && Tainted[Id];
@@ -515,8 +505,6 @@ private:
         N.Cause1 = I.Cause1;
         N.Cause2 = I.Cause2;
         N.Text = Take ? std::move(I.Text) : I.Text;
-        if (I.Kind == CauseKind::Derived && !DerivedTerms)
-          return N;
         if (I.Terms.size() != Meta[Id].Packages.size())
           N.Terms = termsFromKeys(Id);
         else
@@ -530,7 +518,6 @@ private:
         Result.Failure = DerivationTree<P, VS>::build(
             *FailureId, Root, Make, std::exchange(ProofCount, 0));
       }
-      Result.Failure->DerivedTerms = DerivedTerms;
     } else if (Exhausted) {
       Result.Undecided = true;
     } else if (!WithSolution) {
@@ -987,6 +974,23 @@ private:
     return true;
   }
 
+  /// A counting sort: Each(Visit) calls Visit(Bucket, Value) for every
+  /// value (buckets below Buckets), the same calls each time it is called
+  /// (twice). The values by bucket, in the order visited within each:
+  /// bucket B's from Starts[B] to Starts[B + 1].
+  template <class T, class Index, class EachF>
+  static std::vector<T> byBucket(size_t Buckets, std::vector<Index> &Starts,
+                                 EachF Each) {
+    Starts.assign(Buckets + 1, 0);
+    Each([&](size_t B, const T &) { ++Starts[B + 1]; });
+    for (size_t B = 1; B <= Buckets; ++B)
+      Starts[B] += Starts[B - 1];
+    std::vector<T> Out(Starts.back());
+    std::vector<Index> Next(Starts.begin(), Starts.end() - 1);
+    Each([&](size_t B, const T &Value) { Out[Next[B]++] = Value; });
+    return Out;
+  }
+
   /// prune()'s search: finds the dead versions and makes the incompatibility
   /// of each dead run (Dead). False when none is dead.
   bool findDead() {
@@ -1106,29 +1110,27 @@ private:
     // ranges told apart by a small table, where a hash map of every
     // (dependee, range) was probed once per edge, anywhere in it.
     {
-      std::vector<uint32_t> At(Names.size() + 1, 0);
-      for (const PruneEdge &E : Pr.Edges)
-        ++At[E.Dependee + 1];
-      for (size_t Pkg = 1; Pkg < At.size(); ++Pkg)
-        At[Pkg] += At[Pkg - 1];
       struct Placed {
         uint32_t Edge;
         SetId Range;
         uint32_t Runs, RunsEnd;
       };
-      std::vector<Placed> ByDependee(Pr.Edges.size());
-      for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
-        const PruneEdge &Edge = Pr.Edges[E];
-        ByDependee[At[Edge.Dependee]++] = {E, EdgeRange[E], Edge.Runs,
-                                           Edge.RunsEnd};
-      }
+      std::vector<uint32_t> At; // a dependee's edges: At[P] to At[P + 1]
+      std::vector<Placed> ByDependee =
+          byBucket<Placed>(Names.size(), At, [&](auto Visit) {
+            for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
+              const PruneEdge &Edge = Pr.Edges[E];
+              Visit(Edge.Dependee,
+                    Placed{E, EdgeRange[E], Edge.Runs, Edge.RunsEnd});
+            }
+          });
       // Per range: the dependee whose group it last made, and that group.
       llvm::DenseMap<SetId, std::pair<PackageId, uint32_t>> GroupOfRange;
       GroupOf.resize(Pr.Edges.size());
       PackageId Dependee = 0;
       for (uint32_t K = 0; K < ByDependee.size(); ++K) {
         const Placed &E = ByDependee[K];
-        while (K >= At[Dependee]) // At[P]: where P's edges end, now
+        while (K >= At[Dependee + 1])
           ++Dependee;
         auto &[Of, G] =
             GroupOfRange.try_emplace(E.Range, NoPackage, 0).first->second;
@@ -1144,16 +1146,12 @@ private:
     // Per group: its edges, in the order made (GroupEdges, from
     // GroupStart[G] to GroupStart[G + 1]).
     const uint32_t Groups = uint32_t(GroupsOf.size());
-    std::vector<uint32_t> GroupStart(Groups + 1, 0), GroupEdges(GroupOf.size());
-    for (uint32_t G : GroupOf)
-      ++GroupStart[G + 1];
-    for (uint32_t G = 0; G < Groups; ++G)
-      GroupStart[G + 1] += GroupStart[G];
-    {
-      std::vector<uint32_t> Next(GroupStart.begin(), GroupStart.end() - 1);
-      for (uint32_t E = 0; E < GroupOf.size(); ++E)
-        GroupEdges[Next[GroupOf[E]]++] = E;
-    }
+    std::vector<uint32_t> GroupStart;
+    std::vector<uint32_t> GroupEdges =
+        byBucket<uint32_t>(Groups, GroupStart, [&](auto Visit) {
+          for (uint32_t E = 0; E < GroupOf.size(); ++E)
+            Visit(GroupOf[E], E);
+        });
     // Per version of every package (numbered from Base[Pkg] on): the groups
     // whose range allows it, in the order made, one array (Allowing, from
     // Start[Slot] to Start[Slot + 1]). A version's death visits those
@@ -1167,24 +1165,16 @@ private:
     // not known dead). Flat, as the other per-version arrays here: the
     // deaths come in no order of package.
     std::vector<uint64_t> Size(Base.back(), 0);
-    // Each (group, slot of a version its range allows), in the order made.
-    auto EachAllowed = [&](auto Visit) {
-      for (uint32_t G = 0; G < Groups; ++G) {
-        const Group &Of = GroupsOf[G];
-        for (uint32_t R = Of.Runs; R < Of.RunsEnd; ++R)
-          for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
-            Visit(G, Base[Of.Dependee] + K);
-      }
-    };
-    std::vector<size_t> Start(Base.back() + 1, 0);
-    EachAllowed([&](uint32_t, size_t Slot) { ++Start[Slot + 1]; });
-    for (size_t Slot = 1; Slot < Start.size(); ++Slot)
-      Start[Slot] += Start[Slot - 1];
-    std::vector<uint32_t> Allowing(Start.back());
-    {
-      std::vector<size_t> Next(Start.begin(), Start.end() - 1);
-      EachAllowed([&](uint32_t G, size_t Slot) { Allowing[Next[Slot]++] = G; });
-    }
+    std::vector<size_t> Start;
+    std::vector<uint32_t> Allowing =
+        byBucket<uint32_t>(Base.back(), Start, [&](auto Visit) {
+          for (uint32_t G = 0; G < Groups; ++G) {
+            const Group &Of = GroupsOf[G];
+            for (uint32_t R = Of.Runs; R < Of.RunsEnd; ++R)
+              for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
+                Visit(Base[Of.Dependee] + K, G);
+          }
+        });
     // Per group: the summed proof sizes of the versions its range allows
     // that are known dead (its every edge's), and how many it allows that
     // are not yet; together, as a death updates both.
@@ -1300,15 +1290,16 @@ private:
       // every edge of its group: they all died, and their runs were made,
       // before the first version that dies by it (they die first), and a
       // run once made stays. So it is asked once per group.
+      auto AsksNone = [&] {
+        return sets().get(SameRange).isEmpty() ||
+               !sets().get(SameRange).isSubsetOf(
+                   ruledOut(Pr.Edges[X.Edge], Base, RunAt));
+      };
       uint8_t &Needs = NeedsNoneOf[SameGroup];
       if (Needs == Unasked)
-        Needs = sets().get(SameRange).isEmpty() ||
-                !sets().get(SameRange).isSubsetOf(
-                    ruledOut(Pr.Edges[X.Edge], Base, RunAt));
+        Needs = AsksNone();
       const bool NeedsNone = Needs;
-      assert(NeedsNone == (sets().get(SameRange).isEmpty() ||
-                           !sets().get(SameRange).isSubsetOf(
-                               ruledOut(Pr.Edges[X.Edge], Base, RunAt))) &&
+      assert(NeedsNone == AsksNone() &&
              "a group's dead versions rule out the same for all its edges");
       IncompatibilityT New;
       New.Kind = CauseKind::Derived;
@@ -1397,10 +1388,6 @@ private:
     return Out;
   }
 
-  /// How many versions E's range allows.
-  uint32_t versionsIn(const PruneEdge &E) const {
-    return versionsIn(E.Runs, E.RunsEnd);
-  }
   /// How many versions the runs From to To (in Dead.Runs) hold.
   uint32_t versionsIn(uint32_t From, uint32_t To) const {
     uint32_t N = 0;
@@ -1451,12 +1438,6 @@ private:
     return 1 + deadAllowed(E).size() + (L.NeedsNone ? 2 : 0);
   }
 
-  /// Writes the proof of dead run Id (prune()) if it is not written yet:
-  /// its dependency, resolved with the incompatibility of each dead version
-  /// the dependency allows, one at a time, then with "no versions" for
-  /// what is left of its range, as conflict resolution would derive it.
-  /// The steps go to Proofs (ids with ProofBit), never renumbered by
-  /// forgetQuery(); the last one is Id itself.
   /// Dead run Id's proof while it is not written yet, else null.
   LazyProof *lazyOf(IncompId Id) {
     if (Id < Dead.LazyBase || Id - Dead.LazyBase >= Dead.Lazy.size())
@@ -1465,6 +1446,12 @@ private:
     return L.Pending ? &L : nullptr;
   }
 
+  /// Writes the proof of dead run Id (prune()) if it is not written yet:
+  /// its dependency, resolved with the incompatibility of each dead version
+  /// the dependency allows, one at a time, then with "no versions" for
+  /// what is left of its range, as conflict resolution would derive it.
+  /// The steps go to Proofs (ids with ProofBit), never renumbered by
+  /// forgetQuery(); the last one is Id itself.
   void materialize(IncompId Id) {
     LazyProof *It = lazyOf(Id);
     if (!It)

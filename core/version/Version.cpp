@@ -174,16 +174,16 @@ Version::Parts Version::plainParts(llvm::ArrayRef<uint64_t> R) {
 
 Version::Version(llvm::ArrayRef<uint64_t> R) : Version(plainParts(R)) {}
 
-uint64_t Version::keyOf(const Parts &P) {
-  size_t N = P.Release.size();
+uint64_t Version::keyOf(uint64_t Epoch, llvm::ArrayRef<uint64_t> Release) {
+  size_t N = Release.size();
   for (size_t I = 3; I < N; ++I)
-    if (P.Release[I] != 0)
+    if (Release[I] != 0)
       return 0;
-  uint64_t S0 = N > 0 ? P.Release[0] : 0, S1 = N > 1 ? P.Release[1] : 0,
-           S2 = N > 2 ? P.Release[2] : 0;
-  if (P.Epoch >= EpochLimit || (S0 | S1 | S2) >= NumberLimit)
+  uint64_t S0 = N > 0 ? Release[0] : 0, S1 = N > 1 ? Release[1] : 0,
+           S2 = N > 2 ? Release[2] : 0;
+  if (Epoch >= EpochLimit || (S0 | S1 | S2) >= NumberLimit)
     return 0;
-  return 1 | P.Epoch << 57 | S0 << 41 | S1 << 25 | S2 << 9;
+  return 1 | Epoch << 57 | S0 << 41 | S1 << 25 | S2 << 9;
 }
 
 Version::Version(Parts P) : Key(keyOf(P)), Tail(0) {

@@ -417,7 +417,11 @@ private:
   }
   /// The parts of the plain release R (0 for an empty one).
   static Parts plainParts(llvm::ArrayRef<uint64_t> R);
-  static uint64_t keyOf(const Parts &P);
+  static uint64_t keyOf(const Parts &P) {
+    return keyOf(P.Epoch, llvm::ArrayRef<uint64_t>(P.Release));
+  }
+  /// The packed key of this epoch and release, or 0 where they do not fit.
+  static uint64_t keyOf(uint64_t Epoch, llvm::ArrayRef<uint64_t> Release);
   /// The order of a packed version's Tail among those of its release that
   /// are the release itself, one of its sentinels or a dev release of it,
   /// as compareAfterRelease() ranks them; -1 for any other.
@@ -465,17 +469,11 @@ private:
       for (uint64_t &N : Release)
         N = Cd.varint();
       if ((Flags & ~(FPost | FDev)) == 0 && Release.size() <= CountMask) {
-        uint64_t S[3] = {0, 0, 0};
-        bool Fits = true;
-        for (size_t I = 0; I < Release.size(); ++I) {
-          if (I < 3)
-            S[I] = Release[I];
-          Fits = Fits && (I < 3 ? Release[I] < NumberLimit : Release[I] == 0);
-        }
+        uint64_t Key = keyOf(0, Release);
         uint64_t Post = Flags & FPost ? Cd.varint() : 0;
         uint64_t Dev = Flags & FDev ? Cd.varint() : 0;
-        if (Fits && Post < NumberLimit && Dev < NumberLimit) {
-          V.Key = 1 | S[0] << 41 | S[1] << 25 | S[2] << 9;
+        if (Key && Post < NumberLimit && Dev < NumberLimit) {
+          V.Key = Key;
           V.Tail = Release.size() | (Flags & FPost ? FHasPost : 0) |
                    (Flags & FDev ? FHasDev : 0) | Post << PostShift |
                    Dev << DevShift;
