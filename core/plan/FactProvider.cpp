@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstring>
 #include <numeric>
 #include <set>
 #include <utility>
@@ -15,6 +16,30 @@
 using namespace llvm;
 
 namespace cudadeps {
+
+namespace {
+/// What a requirement's key names: the toolkit (nvcc), a host compiler
+/// family (gcc, clang), or a package.
+enum class KeyTool : uint8_t { Package, Nvcc, Gcc, Clang };
+} // namespace
+
+/// The tool Key names, told by its length first: every requirement read
+/// asks it of its key.
+static KeyTool toolOf(StringRef Key) {
+  auto Is = [&](const char *Name) {
+    return std::memcmp(Key.data(), Name, Key.size()) == 0;
+  };
+  switch (Key.size()) {
+  case 3:
+    return Is("gcc") ? KeyTool::Gcc : KeyTool::Package;
+  case 4:
+    return Is("nvcc") ? KeyTool::Nvcc : KeyTool::Package;
+  case 5:
+    return Is("clang") ? KeyTool::Clang : KeyTool::Package;
+  default:
+    return KeyTool::Package;
+  }
+}
 
 namespace encoding {
 Version epochStart(uint64_t E) {
@@ -475,7 +500,7 @@ bool FactProvider::numberedDependencies(
     if (It == X.end())
       return true;
     for (const auto &[Key, R] : It->second)
-      if (Key != "nvcc" && Key != "gcc" && Key != "clang") {
+      if (toolOf(Key) == KeyTool::Package) {
         SmallVector<StringRef, 1> Extras(R.Extras.begin(), R.Extras.end());
         addNumbered(R.Key, R.Range, Extras, On);
       }
@@ -510,7 +535,7 @@ bool FactProvider::numberedDependencies(
         return Unavailable(Gone->second);
     }
     for (const RequirementRange &R : Reqs)
-      if (R.Key != "nvcc" && R.Key != "gcc" && R.Key != "clang")
+      if (toolOf(R.Key) == KeyTool::Package)
         addNumbered(R.Key, R.range(), R.Extras, On);
     return true;
   }
@@ -525,7 +550,7 @@ bool FactProvider::numberedDependencies(
   bool HasNvcc = false, HasCompiler = false;
   for (RequirementRange &R : Reqs) {
     StringRef Key = R.Key;
-    if (!Compiles && (Key == "nvcc" || Key == "gcc" || Key == "clang"))
+    if (!Compiles && toolOf(Key) != KeyTool::Package)
       continue;
     if (!R.Extras.empty()) {
       addNumbered(Key, R.range(), R.Extras, On);
@@ -683,8 +708,8 @@ FactProvider::mapNumbered(StringRef Key, RequirementRange &R) const {
   // stays: kindAt() reads the manifest), and the dependee's number.
   unsigned Slot = 0;
   uint32_t Id;
-  if (Key == "gcc" || Key == "clang") {
-    Slot = Key == "clang";
+  if (KeyTool T = toolOf(Key); T == KeyTool::Gcc || T == KeyTool::Clang) {
+    Slot = T == KeyTool::Clang;
     Id = CompilerId;
   } else {
     Id = nameId(Key);

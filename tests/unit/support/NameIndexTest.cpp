@@ -81,3 +81,53 @@ TEST(NameIndex, InternAddsANameOnceAndSaysWhen) {
 }
 
 } // namespace
+
+namespace {
+
+/// Every length the hash reads differently (none, up to 3 bytes, one word
+/// or two halves, two overlapping words, four words, std::hash beyond),
+/// each name changed in each byte in turn.
+TEST(NameIndex, TextHashAndEqualityReadEveryByte) {
+  for (size_t N = 0; N <= 40; ++N) {
+    std::string Name;
+    for (size_t K = 0; K < N; ++K)
+      Name.push_back(char('a' + K % 26));
+    // The same text in another string, and a view of it, hash alike.
+    std::string Copy = Name;
+    EXPECT_EQ(cudadeps::textHash(Name), cudadeps::textHash(Copy)) << N;
+    EXPECT_EQ(cudadeps::nameHash<std::string>(Name),
+              cudadeps::nameHash<std::string_view>(std::string_view(Copy)));
+    EXPECT_TRUE(cudadeps::textEqual(Name, Copy)) << N;
+    for (size_t At = 0; At < N; ++At) {
+      std::string Other = Name;
+      Other[At] = char(Other[At] ^ 0x20);
+      EXPECT_NE(cudadeps::textHash(Name), cudadeps::textHash(Other))
+          << N << " " << At;
+      EXPECT_FALSE(cudadeps::textEqual(Name, Other)) << N << " " << At;
+    }
+    // One byte longer or shorter: other text.
+    EXPECT_FALSE(cudadeps::textEqual(Name, Name + "x")) << N;
+    EXPECT_NE(cudadeps::textHash(Name), cudadeps::textHash(Name + "a")) << N;
+  }
+}
+
+/// Many names that share their first and last bytes (the registry's
+/// numbered names): the index finds each, whatever their hashes share.
+TEST(NameIndex, NumberedNamesOfEveryLengthAreFound) {
+  NameIndex<std::string> Index;
+  std::vector<std::string> Names;
+  std::vector<std::string> Made;
+  for (int Width = 1; Width <= 24; Width += 3)
+    for (int K = 0; K < 300; ++K) {
+      std::string Digits = std::to_string(K);
+      Made.push_back("p" + std::string(size_t(Width), '0') + Digits + "z");
+    }
+  for (size_t K = 0; K < Made.size(); ++K)
+    EXPECT_EQ(Index.intern(Made[K], Names), std::make_pair(uint32_t(K), true));
+  for (size_t K = 0; K < Made.size(); ++K)
+    EXPECT_EQ(Index.find<std::string_view>(Made[K], Names),
+              std::optional<uint32_t>(K));
+  EXPECT_FALSE(Index.find("p0z", Names));
+}
+
+} // namespace
