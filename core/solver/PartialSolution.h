@@ -206,16 +206,27 @@ public:
   void deriveInverse(PackageId Package, TermKey Of, IncompId Cause,
                      std::optional<unsigned> HoldsFrom = std::nullopt) {
     ensure(Package + 1);
+    TermKey Accumulated = States[Package].Own.empty()
+                              ? Of.inverse()
+                              : Sets.difference(knownKey(Package), Of);
+    deriveAccumulated(Package, Accumulated, Cause, HoldsFrom);
+  }
+
+  /// deriveInverse() for a caller that has the accumulated term already:
+  /// what is known of Package without the versions Of allows (Of's inverse
+  /// where nothing is known of it).
+  void deriveAccumulated(PackageId Package, TermKey Accumulated, IncompId Cause,
+                         std::optional<unsigned> HoldsFrom = std::nullopt) {
+    ensure(Package + 1);
     unsigned From =
         HoldsFrom ? std::min(*HoldsFrom, decisionLevel()) : decisionLevel();
-    TermKey Accumulated = Of.inverse();
-    if (!States[Package].Own.empty()) {
-      const Assignment &Last = Assignments[States[Package].Own.back()];
-      From = std::max(From, Last.HoldsFrom);
-      Accumulated = Sets.difference(Last.key(), Of);
-    }
+    if (!States[Package].Own.empty())
+      From = std::max(From, Assignments[States[Package].Own.back()].HoldsFrom);
     push(Package, Cause, Accumulated, From);
   }
+
+  /// Makes room on the trail for N more assignments.
+  void reserveMore(size_t N) { Assignments.reserve(Assignments.size() + N); }
 
   /// Removes every assignment made above decision level Level; with
   /// DroppedCauses, appends there the incompatibility each derivation

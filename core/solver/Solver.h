@@ -1341,9 +1341,11 @@ private:
         Changed.push_back(Pkg);
       }
     };
+    // Nearly every one derives an assignment.
+    Solution.reserveMore(Dead.Ruled.size());
     for (IncompId Id : Dead.Ruled) {
       PackageId Derived = 0;
-      Outcome O = propagateIncompatibility(Id, Derived);
+      Outcome O = ruleOut(Id, Derived);
       if (O == Outcome::Derived) {
         Note(Derived);
         blockByLast(Id, Derived);
@@ -1357,6 +1359,38 @@ private:
       if (!propagate(Pkg))
         return false;
     return true;
+  }
+
+  /// propagateIncompatibility() of a pruned version's incompatibility (one
+  /// positive term, "P in S"), asked once per dead run at the root's level.
+  /// Where what is known of P is negative ("not X", nearly always: what
+  /// the runs before ruled out) the term is contradicted exactly when S is
+  /// ruled out already, that is when X with S is X again; else "not (X with
+  /// S)" is derived. That union is the derivation's own (memoized in the
+  /// set table), so it answers the relation too, which is not asked.
+  Outcome ruleOut(IncompId Id, PackageId &Derived) {
+    const TermIndex &T = Meta[Id];
+    assert(T.Packages.size() == 1 && T.Keys[0].Positive &&
+           "a pruned version's incompatibility is one positive term");
+    PackageId Pkg = T.Packages[0];
+    TermKey Known = Solution.knownKey(Pkg);
+    if (Known.Set == NoSet || Known.Positive)
+      return propagateIncompatibility(Id, Derived);
+    ++Work.Visits;
+    TermKey Without = sets().difference(Known, T.Keys[0]);
+    assert((Without.Set == Known.Set) ==
+               (sets().relation(Known, T.Keys[0]) == SetRelation::Disjoint) &&
+           "the union is the known set exactly where the term is "
+           "contradicted");
+    if (Without.Set == Known.Set)
+      return Outcome::None;
+    Derived = Pkg;
+    // As propagateIncompatibility() derives it: no other term, so it holds
+    // from level 0 once the solver keeps such levels.
+    Solution.deriveAccumulated(Pkg, Without, Id,
+                               Chronological ? std::optional<unsigned>(0)
+                                             : std::nullopt);
+    return Outcome::Derived;
   }
 
   /// Gives the entry of incompatibility Id in Pkg's list, whose one term
