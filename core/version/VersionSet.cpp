@@ -48,7 +48,8 @@ using Cuts = llvm::SmallVector<CutInterval, 4>;
 
 } // namespace
 
-static int compareCuts(const Cut &L, const Cut &R) {
+[[gnu::always_inline]] static inline int compareCuts(const Cut &L,
+                                                     const Cut &R) {
   if (L.Inf != R.Inf)
     return L.Inf < R.Inf ? -1 : 1;
   if (L.Inf != 0)
