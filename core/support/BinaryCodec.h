@@ -97,6 +97,9 @@ public:
   template <class... T> void operator()(T &...X);
 
   uint64_t varint() {
+    // One byte (below 128): nearly every length and count.
+    if (Pos < In.size() && !(uint8_t(In[Pos]) & 0x80))
+      return uint8_t(In[Pos++]);
     uint64_t V = 0;
     for (unsigned Shift = 0; Shift < 64; Shift += 7) {
       if (Pos >= In.size())
@@ -112,8 +115,8 @@ public:
     uint64_t N = varint();
     if (N > remaining())
       return fail(), llvm::StringRef();
-    llvm::StringRef S = In.substr(Pos, N);
-    Pos += N;
+    llvm::StringRef S(In.data() + Pos, size_t(N)); // N fits: checked
+    Pos += size_t(N);
     return S;
   }
   /// A count of elements, each at least one byte: never more than are left.

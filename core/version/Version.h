@@ -450,80 +450,88 @@ private:
   /// naming the parts present, the release, then only those parts. Nearly
   /// every version is a plain release, two or three values in all; the
   /// manifests of a large registry hold hundreds of thousands of them.
+  // The flags value's bits. Constants, not an enumeration: each ?: below
+  // mixes one with 0.
+  static constexpr unsigned CEpoch = 1, CPre = 2, CPost = 4, CDev = 8,
+                            CLocal = 16, CMinOfRelease = 32, CMaxLocal = 64,
+                            CMaxPost = 128;
   template <class C> friend void fields(C &Cd, Version &V) {
-    // Constants, not an enumeration: each ?: below mixes one with 0.
-    constexpr unsigned FEpoch = 1, FPre = 2, FPost = 4, FDev = 8, FLocal = 16,
-                       FMinOfRelease = 32, FMaxLocal = 64, FMaxPost = 128;
     unsigned Flags = 0;
-    Parts P;
     if constexpr (C::Decoding) {
-      // Most versions are a release of at most three numbers below 65536,
-      // perhaps with a post or dev number below 65536, and nothing else:
-      // packed into Key and Tail here as Version(Parts) packs them, without
-      // building the parts. Any other goes on below with what was read.
       uint64_t F = Cd.varint();
       if (F > 0xff)
         F = Cd.fail();
       Flags = unsigned(F);
-      llvm::SmallVector<uint64_t, 4> Release(Cd.count());
-      for (uint64_t &N : Release)
-        N = Cd.varint();
-      if ((Flags & ~(FPost | FDev)) == 0 && Release.size() <= CountMask) {
-        uint64_t Key = keyOf(0, Release);
-        uint64_t Post = Flags & FPost ? Cd.varint() : 0;
-        uint64_t Dev = Flags & FDev ? Cd.varint() : 0;
+      const size_t N = Cd.count();
+      if ((Flags & ~(CPost | CDev)) == 0 && N <= CountMask) {
+        // Most versions are a release of at most three numbers below
+        // 65536, perhaps with a post or dev number below 65536, and nothing
+        // else: packed into Key and Tail here as Version(Parts) packs them,
+        // without building the parts (nor constructing them). Any other
+        // release this short is built from what was read.
+        uint64_t Release[CountMask];
+        for (size_t K = 0; K < N; ++K)
+          Release[K] = Cd.varint();
+        llvm::ArrayRef<uint64_t> Numbers(Release, N);
+        uint64_t Key = keyOf(0, Numbers);
+        uint64_t Post = Flags & CPost ? Cd.varint() : 0;
+        uint64_t Dev = Flags & CDev ? Cd.varint() : 0;
         if (Key && Post < NumberLimit && Dev < NumberLimit) {
           V.Key = Key;
-          V.Tail = Release.size() | (Flags & FPost ? FHasPost : 0) |
-                   (Flags & FDev ? FHasDev : 0) | Post << PostShift |
+          V.Tail = N | (Flags & CPost ? FHasPost : 0) |
+                   (Flags & CDev ? FHasDev : 0) | Post << PostShift |
                    Dev << DevShift;
           V.Ext.reset();
           return;
         }
-        P.Release = ReleaseNumbers(Release.begin(), Release.end());
-        P.HasPost = Flags & FPost;
+        Parts P;
+        P.Release = ReleaseNumbers(Numbers.begin(), Numbers.end());
+        P.HasPost = Flags & CPost;
         P.PostNumber = Post;
-        P.HasDev = Flags & FDev;
+        P.HasDev = Flags & CDev;
         P.DevNumber = Dev;
         V = Version(std::move(P));
         return;
       }
-      P.Release = ReleaseNumbers(Release.begin(), Release.end());
-    }
-    if constexpr (!C::Decoding) {
-      P = V.parts();
-      Flags = (P.Epoch ? FEpoch : 0) | (P.HasPre ? FPre : 0) |
-              (P.HasPost ? FPost : 0) | (P.HasDev ? FDev : 0) |
-              (P.Local ? FLocal : 0) | (P.MinOfRelease ? FMinOfRelease : 0) |
-              (P.MaxLocal ? FMaxLocal : 0) | (P.MaxPost ? FMaxPost : 0);
-    }
-    if constexpr (!C::Decoding)
+      Parts P;
+      P.Release.resize(N);
+      for (uint64_t &Number : P.Release)
+        Number = Cd.varint();
+      P.HasPre = Flags & CPre;
+      P.HasPost = Flags & CPost;
+      P.HasDev = Flags & CDev;
+      P.MinOfRelease = Flags & CMinOfRelease;
+      P.MaxLocal = Flags & CMaxLocal;
+      P.MaxPost = Flags & CMaxPost;
+      restFields(Cd, Flags, P);
+      V = Version(std::move(P));
+    } else {
+      Parts P = V.parts();
+      Flags = (P.Epoch ? CEpoch : 0) | (P.HasPre ? CPre : 0) |
+              (P.HasPost ? CPost : 0) | (P.HasDev ? CDev : 0) |
+              (P.Local ? CLocal : 0) | (P.MinOfRelease ? CMinOfRelease : 0) |
+              (P.MaxLocal ? CMaxLocal : 0) | (P.MaxPost ? CMaxPost : 0);
       Cd(Flags, P.Release);
-    if constexpr (C::Decoding) {
-      P.HasPre = Flags & FPre;
-      P.HasPost = Flags & FPost;
-      P.HasDev = Flags & FDev;
-      P.MinOfRelease = Flags & FMinOfRelease;
-      P.MaxLocal = Flags & FMaxLocal;
-      P.MaxPost = Flags & FMaxPost;
+      restFields(Cd, Flags, P);
     }
-    if (Flags & FEpoch)
+  }
+  /// fields(Version)'s parts after the release, those Flags names.
+  template <class C> static void restFields(C &Cd, unsigned Flags, Parts &P) {
+    if (Flags & CEpoch)
       Cd(P.Epoch);
-    if (Flags & FPre)
+    if (Flags & CPre)
       Cd(P.PreLetter, P.PreNumber);
-    if (Flags & FPost)
+    if (Flags & CPost)
       Cd(P.PostNumber);
-    if (Flags & FDev)
+    if (Flags & CDev)
       Cd(P.DevNumber);
-    if (Flags & FLocal) {
+    if (Flags & CLocal) {
       std::string Label = P.Local ? *P.Local : std::string();
       Cd(Label);
       if constexpr (C::Decoding)
         if (!Label.empty())
           P.Local = std::make_shared<const std::string>(std::move(Label));
     }
-    if constexpr (C::Decoding)
-      V = Version(std::move(P));
   }
 };
 
