@@ -663,13 +663,10 @@ std::strong_ordering Version::compareAfterRelease(const After &L,
                             R.Local ? llvm::StringRef(*R.Local) : ""));
 }
 
-uint64_t Version::hash() const {
+uint64_t Version::unpackedHash() const {
   // What equal versions share and is quick to read: the epoch and the
   // release without trailing zeros (versions that differ only after the
-  // release, rarer, are told apart by comparing). Where they fit the
-  // packed key, it is that (equal versions have equal keys): one multiply.
-  if (Key & 1)
-    return Key * 0x9e3779b97f4a7c15ull;
+  // release, rarer, are told apart by comparing).
   uint64_t H = 0xcbf29ce484222325ull;
   auto Mix = [&H](uint64_t X) { H = (H ^ X) * 0x100000001b3ull; };
   Mix(epoch());

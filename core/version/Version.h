@@ -257,8 +257,12 @@ public:
 
   /// Canonical PEP 440 text ("1.5.0.post8", "2.11.0+cu128", "1!2.0").
   std::string str() const;
-  /// Equal versions hash alike (for tables of versions and sets).
-  uint64_t hash() const;
+  /// Equal versions hash alike (for tables of versions and sets). Where
+  /// the epoch and release fit the packed key, it is that (equal versions
+  /// have equal keys): one multiply, inline.
+  uint64_t hash() const {
+    return Key & 1 ? Key * 0x9e3779b97f4a7c15ull : unpackedHash();
+  }
 
   std::strong_ordering operator<=>(const Version &O) const {
     // Two versions whose epoch and release each fit the packed key are
@@ -426,6 +430,8 @@ private:
   /// are the release itself, one of its sentinels or a dev release of it,
   /// as compareAfterRelease() ranks them; -1 for any other.
   static int64_t quickRank(uint64_t Tail);
+  /// hash() of a version whose release does not fit the packed key.
+  uint64_t unpackedHash() const;
   /// operator<=>() where the keys do not settle it.
   std::strong_ordering compareRest(const Version &O) const;
   std::strong_ordering compareParts(const Version &O) const;
