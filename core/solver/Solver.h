@@ -37,9 +37,11 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <tuple>
@@ -236,7 +238,7 @@ private:
     Dropped.clear();
     std::vector<PackageId> Touched;
     for (IncompId Id = From; Id < Store.size(); ++Id)
-      for (PackageId Pkg : Meta[Id].Packages)
+      for (PackageId Pkg : Meta[Id].packages())
         if (!Queued[Pkg]) { // free outside propagate(): a mark
           Queued[Pkg] = true;
           Touched.push_back(Pkg);
@@ -322,8 +324,8 @@ private:
       Solution.truncate(RootTrail);
       std::vector<PackageId> Since;
       for (IncompId Id = RootStore; Id < Store.size(); ++Id)
-        Since.insert(Since.end(), Meta[Id].Packages.begin(),
-                     Meta[Id].Packages.end());
+        Since.insert(Since.end(), Meta[Id].packages().begin(),
+                     Meta[Id].packages().end());
       std::sort(Since.begin(), Since.end());
       Since.erase(std::unique(Since.begin(), Since.end()), Since.end());
       for (PackageId Pkg : Since)
@@ -505,7 +507,7 @@ private:
         N.Cause1 = I.Cause1;
         N.Cause2 = I.Cause2;
         N.Text = Take ? std::move(I.Text) : I.Text;
-        if (I.Terms.size() != Meta[Id].Packages.size())
+        if (I.Terms.size() != Meta[Id].packages().size())
           N.Terms = termsFromKeys(Id);
         else
           N.Terms = Take ? std::move(I.Terms) : I.Terms;
@@ -680,7 +682,7 @@ private:
   /// terms (Ids and Keys say what they are): termsFromKeys() builds them
   /// where they are read.
   IncompId store(IncompatibilityT I, bool IsTainted,
-                 std::vector<PackageId> Ids = {},
+                 llvm::ArrayRef<PackageId> Ids = {},
                  llvm::ArrayRef<TermKey> Keys = {}) {
     assert((Ids.empty() || Ids.size() == I.Terms.size() ||
             (I.Terms.empty() && (I.Kind == CauseKind::Derived ||
@@ -689,18 +691,18 @@ private:
     assert(Keys.size() == Ids.size() && "one key per id");
     IncompId Id = Store.size();
     TermIndex &T = Meta.emplace_back();
-    if (Ids.empty())
-      for (const Entry &E : I.Terms)
-        T.Packages.push_back(id(E.first));
-    else
-      T.Packages.assign(Ids.begin(), Ids.end());
-    if (Keys.empty())
-      for (const Entry &E : I.Terms)
-        T.Keys.push_back(
+    if (Ids.empty()) {
+      llvm::SmallVector<PackageId, 4> Packages;
+      llvm::SmallVector<TermKey, 4> Interned;
+      for (const Entry &E : I.Terms) {
+        Packages.push_back(id(E.first));
+        Interned.push_back(
             {sets().intern(E.second.set()), E.second.isPositive()});
-    else
-      T.Keys.assign(Keys.begin(), Keys.end());
-    T.Relations.resize(T.Packages.size());
+      }
+      T.assign(Packages, Interned);
+    } else {
+      T.assign(Ids, Keys);
+    }
     Store.push_back(std::move(I));
     Tainted.push_back(IsTainted);
     return Id;
@@ -714,7 +716,7 @@ private:
 
   void index(IncompId Id) {
     Meta[Id].Indexed = true;
-    for (PackageId Pkg : Meta[Id].Packages)
+    for (PackageId Pkg : Meta[Id].packages())
       ByPackage[Pkg].push_back(ListEntry{Id});
   }
 
@@ -734,11 +736,11 @@ private:
   Outcome propagateIncompatibility(IncompId Id, PackageId &DerivedPackage,
                                    ListEntry *From = nullptr) {
     ++Work.Visits;
-    TermIndex &T = Meta[Id];
-    const auto &Pkgs = T.Packages;
+    typename TermIndex::Terms T = Meta[Id].terms();
+    llvm::ArrayRef<PackageId> Pkgs(T.Packages, T.Count);
     size_t Unsatisfied = SIZE_MAX;
     for (size_t K = 0; K < Pkgs.size(); ++K) {
-      SetRelation R = relation(Id, K);
+      SetRelation R = relationOf(Pkgs[K], T.Keys[K], T.Relations[K]);
       if (R == SetRelation::Disjoint) {
         if (From) {
           const auto &By = Solution.last(Pkgs[K]);
@@ -769,8 +771,7 @@ private:
           From = std::max(From, Solution.knownHoldsFrom(Pkgs[K]));
       HoldsFrom = From;
     }
-    Solution.deriveInverse(DerivedPackage, Meta[Id].Keys[Unsatisfied], Id,
-                           HoldsFrom);
+    Solution.deriveInverse(DerivedPackage, T.Keys[Unsatisfied], Id, HoldsFrom);
     return Outcome::Derived;
   }
 
@@ -781,6 +782,119 @@ private:
     return Chronological ? A.HoldsFrom : A.Level;
   }
 
+  /// The relation of what is known of a term's package to the term, as
+  /// last computed, and the one before (24 bytes: the terms' sets and
+  /// signs apart, where two TermKeys and two relations would pad to 32).
+  struct CachedRelation {
+    uint64_t Generation = ~uint64_t(0); // no generation: not computed
+    /// What was known of the package when R was computed.
+    SetId KnownSet = NoSet;
+    /// What was known the time before, with its relation RBefore: a
+    /// backjump undoes an assignment that is then made again, so what is
+    /// known of a package often goes back and forth between two sets.
+    SetId BeforeSet = NoSet;
+    bool KnownPositive = false, BeforePositive = false;
+    SetRelation R = SetRelation::Overlapping;
+    SetRelation RBefore = SetRelation::Overlapping;
+    TermKey known() const { return {KnownSet, KnownPositive}; }
+    TermKey before() const { return {BeforeSet, BeforePositive}; }
+    void setKnown(TermKey K) {
+      KnownSet = K.Set;
+      KnownPositive = K.Positive;
+    }
+    void setBefore(TermKey K) {
+      BeforeSet = K.Set;
+      BeforePositive = K.Positive;
+    }
+  };
+  static_assert(sizeof(CachedRelation) == 24, "a relation in three words");
+  /// An incompatibility's terms as the solver reads them: their packages'
+  /// ids, their sets (TermKeys) and the cached relation of the partial
+  /// solution to each. Inline for up to two terms (nearly all: every
+  /// dependency, every pruned version's), in one record of 88 bytes where
+  /// three small vectors took 144; more in one heap block.
+  class TermIndex {
+  public:
+    TermIndex() = default;
+    TermIndex(TermIndex &&) noexcept = default;
+    TermIndex &operator=(TermIndex &&) noexcept = default;
+
+    /// Its terms: Packages[K]'s set Keys[K] (one key per package).
+    void assign(llvm::ArrayRef<PackageId> Packages,
+                llvm::ArrayRef<TermKey> Keys) {
+      assert(Packages.size() == Keys.size() && "one key per package");
+      Count = uint32_t(Packages.size());
+      Spill.reset();
+      if (Count > Inline)
+        Spill.reset(
+            new std::byte[Count * (sizeof(CachedRelation) + sizeof(TermKey) +
+                                   sizeof(PackageId))]);
+      auto *R = const_cast<CachedRelation *>(relations());
+      for (size_t K = 0; K < Count; ++K)
+        new (R + K) CachedRelation();
+      std::uninitialized_copy(Keys.begin(), Keys.end(),
+                              const_cast<TermKey *>(keysAt()));
+      std::uninitialized_copy(Packages.begin(), Packages.end(),
+                              const_cast<PackageId *>(packagesAt()));
+    }
+    size_t size() const { return Count; }
+    llvm::ArrayRef<PackageId> packages() const { return {packagesAt(), Count}; }
+    /// The terms by their sets in sets().
+    llvm::ArrayRef<TermKey> keys() const { return {keysAt(), Count}; }
+    CachedRelation &relation(size_t K) {
+      assert(K < Count && "a term of this incompatibility");
+      return const_cast<CachedRelation &>(relations()[K]);
+    }
+    /// All three arrays at once, for a walk over the terms.
+    struct Terms {
+      const PackageId *Packages;
+      const TermKey *Keys;
+      CachedRelation *Relations;
+      size_t Count;
+    };
+    Terms terms() {
+      if (!Spill)
+        return {InlinePackages, InlineKeys, InlineRelations, Count};
+      return {packagesAt(), keysAt(), const_cast<CachedRelation *>(relations()),
+              Count};
+    }
+
+    /// In its packages' lists (index()), not only a cause in a derivation.
+    bool Indexed = false;
+
+  private:
+    static constexpr size_t Inline = 2;
+    // Spilled: the relations, the keys, then the packages, in one block
+    // (each array's offset a multiple of the next one's alignment).
+    const CachedRelation *relations() const {
+      return Spill ? reinterpret_cast<const CachedRelation *>(Spill.get())
+                   : InlineRelations;
+    }
+    const TermKey *keysAt() const {
+      return Spill ? reinterpret_cast<const TermKey *>(
+                         Spill.get() + Count * sizeof(CachedRelation))
+                   : InlineKeys;
+    }
+    const PackageId *packagesAt() const {
+      return Spill ? reinterpret_cast<const PackageId *>(
+                         Spill.get() +
+                         Count * (sizeof(CachedRelation) + sizeof(TermKey)))
+                   : InlinePackages;
+    }
+    uint32_t Count = 0;
+    PackageId InlinePackages[Inline] = {};
+    TermKey InlineKeys[Inline];
+    CachedRelation InlineRelations[Inline];
+    std::unique_ptr<std::byte[]> Spill;
+  };
+  static_assert(sizeof(TermIndex) <= 88, "a term index in 88 bytes");
+  static_assert(std::is_trivially_destructible_v<CachedRelation> &&
+                    std::is_trivially_destructible_v<TermKey> &&
+                    alignof(CachedRelation) % alignof(TermKey) == 0 &&
+                    sizeof(CachedRelation) % alignof(TermKey) == 0 &&
+                    sizeof(TermKey) % alignof(PackageId) == 0,
+                "a spilled block's arrays need no destructor and are aligned");
+
   /// The relation of the partial solution to term K of incompatibility Id,
   /// looked at once per generation of that term's package, and asked of
   /// the table only when what is known of the package is another set than
@@ -788,21 +902,24 @@ private:
   /// with the same sets).
   SetRelation relation(IncompId Id, size_t K) {
     TermIndex &T = Meta[Id];
-    PackageId Pkg = T.Packages[K];
+    return relationOf(T.packages()[K], T.keys()[K], T.relation(K));
+  }
+  /// relation() of the term Pkg's set Key, C its cache.
+  SetRelation relationOf(PackageId Pkg, TermKey Key, CachedRelation &C) {
     uint64_t Generation = Solution.generation(Pkg);
-    CachedRelation &C = T.Relations[K];
     if (C.Generation != Generation) {
       C.Generation = Generation;
-      if (TermKey Known = Solution.knownKey(Pkg); Known != C.Known) {
-        if (Known == C.Before) {
-          std::swap(C.Known, C.Before);
+      if (TermKey Known = Solution.knownKey(Pkg); Known != C.known()) {
+        if (Known == C.before()) {
+          C.setBefore(C.known());
+          C.setKnown(Known);
           std::swap(C.R, C.RBefore);
         } else {
-          C.Before = C.Known;
+          C.setBefore(C.known());
           C.RBefore = C.R;
-          C.Known = Known;
+          C.setKnown(Known);
           C.R = Known.Set == NoSet ? SetRelation::Overlapping
-                                   : sets().relation(Known, T.Keys[K]);
+                                   : sets().relation(Known, Key);
         }
       }
     }
@@ -928,7 +1045,7 @@ private:
       L.clear();
     for (IncompId Id = 0; Id < Meta.size(); ++Id)
       if (Meta[Id].Indexed)
-        for (PackageId Pkg : Meta[Id].Packages)
+        for (PackageId Pkg : Meta[Id].packages())
           ByPackage[Pkg].push_back(ListEntry{Id});
     Relist = false;
   }
@@ -1350,7 +1467,7 @@ private:
         Note(Derived);
         blockByLast(Id, Derived);
       } else if (O == Outcome::Conflict)
-        Note(Meta[Id].Packages.front()); // propagate() resolves it
+        Note(Meta[Id].packages().front()); // propagate() resolves it
     }
     for (PackageId Pkg : Changed)
       Queued[Pkg] = false;
@@ -1370,16 +1487,16 @@ private:
   /// set table), so it answers the relation too, which is not asked.
   Outcome ruleOut(IncompId Id, PackageId &Derived) {
     const TermIndex &T = Meta[Id];
-    assert(T.Packages.size() == 1 && T.Keys[0].Positive &&
+    assert(T.packages().size() == 1 && T.keys()[0].Positive &&
            "a pruned version's incompatibility is one positive term");
-    PackageId Pkg = T.Packages[0];
+    PackageId Pkg = T.packages()[0];
     TermKey Known = Solution.knownKey(Pkg);
     if (Known.Set == NoSet || Known.Positive)
       return propagateIncompatibility(Id, Derived);
     ++Work.Visits;
-    TermKey Without = sets().difference(Known, T.Keys[0]);
+    TermKey Without = sets().difference(Known, T.keys()[0]);
     assert((Without.Set == Known.Set) ==
-               (sets().relation(Known, T.Keys[0]) == SetRelation::Disjoint) &&
+               (sets().relation(Known, T.keys()[0]) == SetRelation::Disjoint) &&
            "the union is the known set exactly where the term is "
            "contradicted");
     if (Without.Set == Known.Set)
@@ -1526,7 +1643,7 @@ private:
     llvm::SmallVector<IncompId, 8> Others = deadAllowed(E);
     assert((L.NeedsNone || !Others.empty()) && "a proof of one step at least");
     for (size_t K = 0; K < Others.size(); ++K) {
-      Left = Left.minus(sets().get(Meta[Others[K]].Keys[0].Set));
+      Left = Left.minus(sets().get(Meta[Others[K]].keys()[0].Set));
       Step(Others[K], !L.NeedsNone && K + 1 == Others.size());
     }
     if (L.NeedsNone) {
@@ -1675,7 +1792,7 @@ private:
         Exhausted = true; // neither a solution nor a proof
         return std::nullopt;
       }
-      const auto &Pkgs = Meta[Current].Packages;
+      const auto &Pkgs = Meta[Current].packages();
       size_t MostRecentTerm = 0;
       const Assignment *MostRecent = nullptr;
       std::optional<TermKey> Difference;
@@ -1691,7 +1808,7 @@ private:
         HoldsBelow = std::max(HoldsBelow, holdsFrom(A));
       };
       for (size_t K = 0; K < Pkgs.size(); ++K) {
-        TermKey Want = Meta[Current].Keys[K];
+        TermKey Want = Meta[Current].keys()[K];
         const Assignment &Satisfier = satisfier(Pkgs[K], Want);
         if (!MostRecent) {
           MostRecentTerm = K;
@@ -1765,11 +1882,11 @@ private:
       llvm::SmallVector<std::pair<PackageId, TermKey>, 16> Raw;
       for (size_t K = 0; K < Pkgs.size(); ++K)
         if (K != MostRecentTerm)
-          Raw.emplace_back(Pkgs[K], Meta[Current].Keys[K]);
-      const auto &CausePkgs = Meta[SatisfierCause].Packages;
+          Raw.emplace_back(Pkgs[K], Meta[Current].keys()[K]);
+      const auto &CausePkgs = Meta[SatisfierCause].packages();
       for (size_t K = 0; K < CausePkgs.size(); ++K)
         if (CausePkgs[K] != SatisfierPackage)
-          Raw.emplace_back(CausePkgs[K], Meta[SatisfierCause].Keys[K]);
+          Raw.emplace_back(CausePkgs[K], Meta[SatisfierCause].keys()[K]);
       if (Difference)
         Raw.emplace_back(SatisfierPackage, Difference->inverse());
       IncompatibilityT New;
@@ -1821,7 +1938,7 @@ private:
   /// Whether incompatibility Id says that no solution exists
   /// (Incompatibility::isFailure, read from its package ids).
   bool isFailure(IncompId Id) const {
-    const auto &Pkgs = Meta[Id].Packages;
+    const auto &Pkgs = Meta[Id].packages();
     return Pkgs.empty() || (Pkgs.size() == 1 && Pkgs.front() == RootId);
   }
 
@@ -1830,9 +1947,9 @@ private:
   std::vector<Entry> termsFromKeys(IncompId Id) {
     const TermIndex &T = Meta[Id];
     std::vector<Entry> Out;
-    Out.reserve(T.Packages.size());
-    for (size_t K = 0; K < T.Packages.size(); ++K)
-      Out.emplace_back(Names[T.Packages[K]], sets().term(T.Keys[K]));
+    Out.reserve(T.packages().size());
+    for (size_t K = 0; K < T.packages().size(); ++K)
+      Out.emplace_back(Names[T.packages()[K]], sets().term(T.keys()[K]));
     return Out;
   }
 
@@ -1841,10 +1958,10 @@ private:
   TermKey assignedTerm(const typename PartialSolution<V, VS>::Assignment &A) {
     if (A.isDecision())
       return A.key();
-    const auto &Pkgs = Meta[*A.Cause].Packages;
+    const auto &Pkgs = Meta[*A.Cause].packages();
     size_t K = std::find(Pkgs.begin(), Pkgs.end(), A.Package) - Pkgs.begin();
     assert(K < Pkgs.size() && "a derivation's package is in its cause");
-    return Meta[*A.Cause].Keys[K].inverse();
+    return Meta[*A.Cause].keys()[K].inverse();
   }
 
   SetTable<VS> &sets() { return Solution.sets(); }
@@ -2047,9 +2164,9 @@ private:
       return bool(A) == F.has_value() && (!A || (!(*A < *F) && !(*F < *A)));
     };
     auto Broken = [&](IncompId Id) {
-      for (size_t K = 0; K < Meta[Id].Packages.size(); ++K) {
-        const V *A = completion(Meta[Id].Packages[K]);
-        TermKey T = Meta[Id].Keys[K];
+      for (size_t K = 0; K < Meta[Id].packages().size(); ++K) {
+        const V *A = completion(Meta[Id].packages()[K]);
+        TermKey T = Meta[Id].keys()[K];
         bool Holds =
             A ? sets().get(T.Set).contains(*A) == T.Positive : !T.Positive;
         if (!Holds)
@@ -2180,9 +2297,9 @@ private:
       // A dependency already contradicted by the solution would make this
       // version a conflict: keep its facts, let propagation choose again.
       bool AllSatisfied = true;
-      for (size_t K = 0; K < Meta[Id].Packages.size(); ++K)
-        if (Meta[Id].Packages[K] != Pkg &&
-            !Solution.satisfies(Meta[Id].Packages[K], Meta[Id].Keys[K]))
+      for (size_t K = 0; K < Meta[Id].packages().size(); ++K)
+        if (Meta[Id].packages()[K] != Pkg &&
+            !Solution.satisfies(Meta[Id].packages()[K], Meta[Id].keys()[K]))
           AllSatisfied = false;
       Conflict = Conflict || AllSatisfied;
     }
@@ -2234,32 +2351,6 @@ private:
   PackageId RootId = 0;
   bool RootListed = false;
   std::vector<IncompatibilityT> Store;
-  struct CachedRelation {
-    uint64_t Generation = ~uint64_t(0); // no generation: not computed
-    /// What was known of the package when R was computed.
-    TermKey Known;
-    SetRelation R = SetRelation::Overlapping;
-    SetRelation RBefore = SetRelation::Overlapping;
-    /// What was known the time before, with its relation RBefore: a
-    /// backjump undoes an assignment that is then made again, so what is
-    /// known of a package often goes back and forth between two sets.
-    TermKey Before;
-  };
-  struct TermIndex {
-    TermIndex() = default;
-    TermIndex(const TermIndex &) = default;
-    TermIndex &operator=(const TermIndex &) = default;
-    /// Moved, not copied, when Meta grows (SmallVector's moves do not
-    /// allocate, but are not declared noexcept).
-    TermIndex(TermIndex &&) noexcept = default;
-    TermIndex &operator=(TermIndex &&) noexcept = default;
-    llvm::SmallVector<PackageId, 2> Packages;
-    /// The terms by their sets in sets().
-    llvm::SmallVector<TermKey, 2> Keys;
-    llvm::SmallVector<CachedRelation, 2> Relations;
-    /// In its packages' lists (index()), not only a cause in a derivation.
-    bool Indexed = false;
-  };
   /// Per incompatibility: the ids of its terms' packages and the partial
   /// solution's relation to each term, kept together and inline (most
   /// incompatibilities have two terms), so that propagation, which visits

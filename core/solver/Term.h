@@ -12,12 +12,13 @@
 #ifndef CUDADEPS_CORE_SOLVER_TERM_H
 #define CUDADEPS_CORE_SOLVER_TERM_H
 
+#include <cstdint>
 #include <utility>
 
 namespace cudadeps::solver {
 
 /// How the versions allowed by one term relate to those of another.
-enum class SetRelation {
+enum class SetRelation : uint8_t {
   Subset,     // every version allowed by the first is allowed by the second
   Disjoint,   // no version allowed by the first is allowed by the second
   Overlapping // neither
