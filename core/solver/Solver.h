@@ -445,6 +445,15 @@ private:
     IncompId LazyBase = 0;
     /// Every dead version's incompatibility, each once, in the order made.
     std::vector<IncompId> Ruled;
+    /// Per entry of Ruled, what ruleOut() last found: what was known of the
+    /// package before, and after ruling the run out. The queries' root
+    /// level rules them out again (rulePrunedOut()), mostly from the same
+    /// sets: read here in order, where the set table's memo is a probe
+    /// anywhere in a large table per run.
+    struct RuledStep {
+      TermKey Before{NoSet, false}, After{NoSet, false};
+    };
+    std::vector<RuledStep> Steps;
     /// Per incompatibility id (below Own.size()), where it is a dead
     /// version's: how many incompatibilities its proof adds (0 for any
     /// other; NotIndexed until indexDeadProof()), and the dead versions'
@@ -1460,9 +1469,11 @@ private:
     };
     // Nearly every one derives an assignment.
     Solution.reserveMore(Dead.Ruled.size());
-    for (IncompId Id : Dead.Ruled) {
+    Dead.Steps.resize(Dead.Ruled.size());
+    for (size_t K = 0; K < Dead.Ruled.size(); ++K) {
+      IncompId Id = Dead.Ruled[K];
       PackageId Derived = 0;
-      Outcome O = ruleOut(Id, Derived);
+      Outcome O = ruleOut(Id, Derived, Dead.Steps[K]);
       if (O == Outcome::Derived) {
         Note(Derived);
         blockByLast(Id, Derived);
@@ -1485,7 +1496,9 @@ private:
   /// ruled out already, that is when X with S is X again; else "not (X with
   /// S)" is derived. That union is the derivation's own (memoized in the
   /// set table), so it answers the relation too, which is not asked.
-  Outcome ruleOut(IncompId Id, PackageId &Derived) {
+  /// Step: what the last call for Id found (Pruning::Steps), reused
+  /// where what is known of the package is the same set again.
+  Outcome ruleOut(IncompId Id, PackageId &Derived, Pruning::RuledStep &Step) {
     const TermIndex &T = Meta[Id];
     assert(T.packages().size() == 1 && T.keys()[0].Positive &&
            "a pruned version's incompatibility is one positive term");
@@ -1494,7 +1507,13 @@ private:
     if (Known.Set == NoSet || Known.Positive)
       return propagateIncompatibility(Id, Derived);
     ++Work.Visits;
-    TermKey Without = sets().difference(Known, T.keys()[0]);
+    if (Step.Before != Known) {
+      Step.Before = Known;
+      Step.After = sets().difference(Known, T.keys()[0]);
+    }
+    TermKey Without = Step.After;
+    assert(Without == sets().difference(Known, T.keys()[0]) &&
+           "a step remembered is the set table's answer");
     assert((Without.Set == Known.Set) ==
                (sets().relation(Known, T.keys()[0]) == SetRelation::Disjoint) &&
            "the union is the known set exactly where the term is "
