@@ -128,9 +128,11 @@ template <class C> void fields(C &Cd, Manifest &X) {
 }
 
 const VersionSet *RangeMemo::decode(llvm::StringRef Bytes,
-                                    const SourcePath &File) {
+                                    const SourcePath &File, uint32_t *Id) {
   auto [At, New] = Index.intern<std::string_view>(
       std::string_view(Bytes.data(), Bytes.size()), Keys);
+  if (Id)
+    *Id = At;
   if (New) {
     BinaryDecoder D(Bytes, File);
     VersionSet S;
@@ -157,7 +159,7 @@ bool readRequirementRanges(const Deferred<RequirementMap>::Encoded &Requires,
     D.bytes();         // Key, the same
     if (Memo) {
       llvm::StringRef Bytes = D.bytes();
-      R.Shared = Memo->decode(Bytes, Requires.File);
+      R.Shared = Memo->decode(Bytes, Requires.File, &R.SharedId);
       if (!R.Shared)
         D.fail();
     } else {

@@ -52,8 +52,10 @@ struct RequirementRange {
   llvm::StringRef Key;
   VersionSet Range;
   llvm::SmallVector<llvm::StringRef, 1> Extras;
-  /// Read with a RangeMemo: the range, the memo's (Range is left empty).
+  /// Read with a RangeMemo: the range, the memo's (Range is left empty),
+  /// and its number there (SharedId).
   const VersionSet *Shared = nullptr;
+  uint32_t SharedId = 0;
   const VersionSet &range() const { return Shared ? *Shared : Range; }
 };
 
@@ -64,8 +66,11 @@ struct RequirementRange {
 class RangeMemo {
 public:
   /// The range \p Bytes encode, decoded the first time; null when they do
-  /// not decode.
-  const VersionSet *decode(llvm::StringRef Bytes, const SourcePath &File);
+  /// not decode. With \p Id, its number: the distinct bytes numbered from
+  /// 0 as first seen (a caller's table of what it makes of each range is
+  /// then an array).
+  const VersionSet *decode(llvm::StringRef Bytes, const SourcePath &File,
+                           uint32_t *Id = nullptr);
 
 private:
   /// Each range's bytes, and what they decode to, by the same index.

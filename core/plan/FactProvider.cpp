@@ -716,7 +716,9 @@ FactProvider::mapNumbered(StringRef Key, RequirementRange &R) const {
     Kind K = kindAt(Id);
     Slot = K == Kind::None ? 2 : K == Kind::Python ? 3 : 4;
   }
-  std::optional<VersionSet> &Mapped = MappedRanges[R.Shared][Slot];
+  if (R.SharedId >= MappedRanges.size())
+    MappedRanges.resize(R.SharedId + 1);
+  std::optional<VersionSet> &Mapped = MappedRanges[R.SharedId][Slot];
   if (!Mapped)
     Mapped = mapRequirement(Key, *R.Shared).second;
   return {Id, *Mapped};

@@ -302,11 +302,10 @@ private:
   uint32_t NvccId = 0, CompilerId = 0;
   /// Every release's requirements read through it: a range decoded once.
   RangeMemo Ranges;
-  /// Per range of Ranges, what mapRequirement() makes of it for a key
-  /// that is gcc, clang, or of Kind None, Python or Compiled.
-  mutable llvm::DenseMap<const VersionSet *,
-                         std::array<std::optional<VersionSet>, 5>>
-      MappedRanges;
+  /// Per range of Ranges (by its number there), what mapRequirement()
+  /// makes of it for a key that is gcc, clang, or of Kind None, Python or
+  /// Compiled.
+  mutable std::vector<std::array<std::optional<VersionSet>, 5>> MappedRanges;
   const Facts &F;
   const KnowledgeBase &KB;
   std::vector<std::string> Targets;

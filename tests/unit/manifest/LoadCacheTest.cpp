@@ -568,14 +568,18 @@ TEST(RangeMemo, EachRangeDecodedOnceAndKeptWhereItIs) {
     BinaryEncoder E(File);
     E(S);
     Bytes.push_back(E.take());
-    const VersionSet *Got = Memo.decode(Bytes.back(), File);
+    uint32_t Id = ~0u;
+    const VersionSet *Got = Memo.decode(Bytes.back(), File, &Id);
     ASSERT_TRUE(Got) << K;
+    EXPECT_EQ(Id, uint32_t(K)) << "numbered as first seen";
     EXPECT_EQ(*Got, S) << K;
     First.push_back(Got);
   }
   for (int K = 0; K < 300; ++K) {
     std::string Copy = Bytes[K]; // other bytes, the same content
-    EXPECT_EQ(Memo.decode(Copy, File), First[K]) << K;
+    uint32_t Id = ~0u;
+    EXPECT_EQ(Memo.decode(Copy, File, &Id), First[K]) << K;
+    EXPECT_EQ(Id, uint32_t(K)) << "the same number again";
   }
   // Bytes that do not decode: null, every time.
   for (int Twice = 0; Twice < 2; ++Twice) {
