@@ -415,15 +415,30 @@ std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
   return overPackage(Pkg, std::move(Own));
 }
 
-std::optional<std::vector<RequirementRange>>
-requirementRangesOf(const Package &Pkg, size_t I, RangeMemo *Memo) {
+bool requirementRangesInto(const Package &Pkg, size_t I, RangeMemo *Memo,
+                           std::vector<RequirementRange> &Out) {
   std::optional<ReleaseList::KeptBody> Body = Pkg.Releases.keptBody(I);
   if (!Body)
-    return std::nullopt;
+    return false;
   Deferred<RequirementMap>::Encoded E;
   if (!readReleaseRequires(*Body, E))
     detail::deferredDecodeFailed(Body->File, Body->CacheFile);
-  return overPackage(Pkg, readRanges(E, Memo));
+  Out.clear();
+  if (!Pkg.Requires.empty()) {
+    Out = overPackage(Pkg, readRanges(E, Memo));
+    return true;
+  }
+  if (!readRequirementRanges(E, Out, Memo))
+    detail::deferredDecodeFailed(E.File, E.CacheFile);
+  return true;
+}
+
+std::optional<std::vector<RequirementRange>>
+requirementRangesOf(const Package &Pkg, size_t I, RangeMemo *Memo) {
+  std::vector<RequirementRange> Out;
+  if (!requirementRangesInto(Pkg, I, Memo, Out))
+    return std::nullopt;
+  return Out;
 }
 
 const Package *FactProvider::lookupForDependencies(const std::string &P) {
@@ -516,12 +531,13 @@ bool FactProvider::numberedDependencies(
   // A pure-Python release from source needs nothing but its requirements:
   // where it is still the load cache's bytes, they are read from those
   // (requirementRangesOf(Pkg, I)) and the release stays undecoded.
-  std::optional<std::vector<RequirementRange>> Kept;
-  if (!Compiles && V.epoch() == SourceEpoch)
-    Kept = requirementRangesOf(*Pkg, *Index, &Ranges);
+  // Read into the provider's own list, whose room the next release reuses.
+  std::vector<RequirementRange> &Reqs = ReadRanges;
+  bool Kept = !Compiles && V.epoch() == SourceEpoch &&
+              requirementRangesInto(*Pkg, *Index, &Ranges, Reqs);
   const Release *Rel = Kept ? nullptr : &Pkg->Releases[*Index];
-  std::vector<RequirementRange> Reqs =
-      Kept ? std::move(*Kept) : requirementRangesOf(*Pkg, *Rel, &Ranges);
+  if (!Kept)
+    Reqs = requirementRangesOf(*Pkg, *Rel, &Ranges);
   // Each requirement, and a compiled one's nvcc and host compiler (extras
   // add more).
   On.reserve(Reqs.size() + (Compiles ? 2 : 0));

@@ -302,6 +302,8 @@ private:
   uint32_t NvccId = 0, CompilerId = 0;
   /// Every release's requirements read through it: a range decoded once.
   RangeMemo Ranges;
+  /// The requirements numberedDependencies() reads last (their room kept).
+  std::vector<RequirementRange> ReadRanges;
   /// Per range of Ranges (by its number there), what mapRequirement()
   /// makes of it for a key that is gcc, clang, or of Kind None, Python or
   /// Compiled.
@@ -334,6 +336,10 @@ std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
 /// nullopt once it is decoded (read that one).
 std::optional<std::vector<RequirementRange>>
 requirementRangesOf(const Package &Pkg, size_t I, RangeMemo *Memo = nullptr);
+/// The same into \p Out (cleared first, its room reused); false, and Out
+/// untouched, once release I is decoded.
+bool requirementRangesInto(const Package &Pkg, size_t I, RangeMemo *Memo,
+                           std::vector<RequirementRange> &Out);
 
 } // namespace cudadeps
 

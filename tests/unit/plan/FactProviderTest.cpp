@@ -1,6 +1,7 @@
 //===- FactProviderTest.cpp - what the solver reads of each release -------===//
 #include "core/plan/FactProvider.h"
 
+#include "core/manifest/ManifestCodec.h"
 #include "core/manifest/ManifestLoader.h"
 
 #include <gtest/gtest.h>
@@ -18,7 +19,10 @@ namespace {
 /// own (the manifest lists them newest first for "a", oldest first for
 /// "b"), so that reading one release for another shows.
 struct ThreePackages {
-  ThreePackages() {
+  /// With \p Kept, each manifest as the load cache hands it out: encoded,
+  /// its releases kept as bytes until read (what the provider reads of a
+  /// pure-Python release from source then comes from those bytes).
+  explicit ThreePackages(bool Kept = false) : Kept(Kept) {
     add("a", R"([[release]]
 version = "3.0"
 [release.requires]
@@ -49,6 +53,18 @@ version = "1.0"
 [[release]]
 version = "2.0"
 )");
+    // Requirements of the package, one of them overridden by a release.
+    add("d", R"([requires]
+a = ">=2"
+c = "<2"
+[[release]]
+version = "1.0"
+[[release]]
+version = "2.0"
+[release.requires]
+a = "==1.*"
+b = ">=3"
+)");
   }
   /// A pure-Python package Name whose releases are \p Releases (TOML).
   void add(const std::string &Name, const std::string &Releases) {
@@ -58,7 +74,16 @@ version = "2.0"
                        Releases;
     auto M = parseManifest(Text, Name + ".toml");
     ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
-    Manifests.emplace(Name, std::move(*M));
+    if (!Kept) {
+      Manifests.emplace(Name, std::move(*M));
+      return;
+    }
+    auto Blob = std::make_shared<const std::string>(encodeManifest(*M));
+    std::optional<Manifest> Decoded =
+        decodeManifestDeferred(Blob, Name + ".toml", SourcePath("cache.bin"));
+    ASSERT_TRUE(Decoded);
+    ASSERT_TRUE(Decoded->Pkg->Releases.keptBody(0)) << "kept as bytes";
+    Manifests.emplace(Name, std::move(*Decoded));
   }
   PackageLookup lookup() const {
     return [this](llvm::StringRef N) -> const Package * {
@@ -66,6 +91,7 @@ version = "2.0"
       return It == Manifests.end() ? nullptr : &*It->second.Pkg;
     };
   }
+  bool Kept;
   std::map<std::string, Manifest> Manifests;
 };
 
@@ -87,8 +113,10 @@ Version source(llvm::StringRef V) {
 // any order (one package's versions in either direction, another package in
 // between, the same release again, a version it does not have), each answer
 // is the one a provider that has read nothing before gives.
-TEST(FactProvider, DependenciesInAnyOrderAreThoseOfAFreshProvider) {
-  ThreePackages T;
+class FactProviderOrder : public testing::TestWithParam<bool> {};
+
+TEST_P(FactProviderOrder, DependenciesInAnyOrderAreThoseOfAFreshProvider) {
+  ThreePackages T(GetParam());
   PackageLookup L = T.lookup();
   Facts F;
   KnowledgeBase KB;
@@ -98,7 +126,8 @@ TEST(FactProvider, DependenciesInAnyOrderAreThoseOfAFreshProvider) {
       {"a", "1.0"}, {"a", "2.0"}, {"a", "3.0"}, {"b", "1.0"}, {"a", "2.0"},
       {"a", "1.0"}, {"b", "3.0"}, {"b", "2.0"}, {"b", "1.0"}, {"a", "3.0"},
       {"a", "3.0"}, {"a", "4.0"}, {"a", "1.0"}, {"c", "2.0"}, {"b", "3.0"},
-      {"a", "0.5"}, {"b", "2.0"}};
+      {"a", "0.5"}, {"b", "2.0"}, {"d", "1.0"}, {"d", "2.0"}, {"a", "2.0"},
+      {"d", "1.0"}};
   std::vector<std::string> Seen;
   for (auto [Pkg, V] : Asks) {
     FactProvider Fresh(Req, L, F, KB, {});
@@ -114,6 +143,17 @@ TEST(FactProvider, DependenciesInAnyOrderAreThoseOfAFreshProvider) {
   EXPECT_EQ(Seen[11].rfind("unavailable: ", 0), 0u) << Seen[11];
   EXPECT_EQ(Seen[15].rfind("unavailable: ", 0), 0u) << Seen[15];
   EXPECT_NE(Seen[2].find("b "), std::string::npos) << Seen[2];
+  // The package's requirements, with the release's own in their place.
+  EXPECT_EQ(Seen[17].find("b "), std::string::npos) << Seen[17];
+  EXPECT_NE(Seen[17].find("c "), std::string::npos) << Seen[17];
+  EXPECT_NE(Seen[18].find("b "), std::string::npos) << Seen[18];
+  EXPECT_NE(Seen[17], Seen[18]);
+  EXPECT_EQ(Seen[20], Seen[17]);
 }
+
+// Parsed manifests, and manifests as the load cache keeps them (what the
+// solver reads of a release from its bytes, into a list reused release
+// after release).
+INSTANTIATE_TEST_SUITE_P(FactProvider, FactProviderOrder, testing::Bool());
 
 } // namespace
