@@ -264,7 +264,8 @@ public:
     return Key & 1 ? Key * 0x9e3779b97f4a7c15ull : unpackedHash();
   }
 
-  std::strong_ordering operator<=>(const Version &O) const {
+  [[gnu::always_inline]] std::strong_ordering
+  operator<=>(const Version &O) const {
     // Two versions whose epoch and release each fit the packed key are
     // ordered by it where they differ there (most comparisons a solve
     // makes), and are equal or ordered by what follows the release where
