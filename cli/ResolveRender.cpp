@@ -1,6 +1,7 @@
 #include "cli/ResolveRender.h"
 
 #include "core/facts/FactsFile.h"
+#include "core/support/JsonSupport.h"
 #include "core/support/Printable.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -151,9 +152,7 @@ public:
     OS << ": ";
   }
   void string(StringRef S) {
-    if (all_of(S, [](char C) {
-          return C >= 0x20 && C < 0x7f && C != '"' && C != '\\';
-        }))
+    if (isPlainJsonText(S))
       OS << '"' << S << '"';
     else if (json::isUTF8(S))
       OS << json::Value(S);

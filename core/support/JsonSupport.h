@@ -27,6 +27,11 @@ inline constexpr size_t MaxJsonBytes = 16u << 20;
 std::optional<size_t> findJsonTooDeep(llvm::StringRef Text,
                                       unsigned MaxDepth = MaxJsonDepth);
 
+/// Whether \p Text is written in JSON as it is, between quotes: printable
+/// ASCII (0x20 to 0x7e) without '"' or '\\'. Eight bytes at a time: the
+/// output of a large resolve is thousands of such strings.
+bool isPlainJsonText(llvm::StringRef Text);
+
 /// llvm::json::parse after the depth and size checks. A refused text is an
 /// error that says which limit it broke ("nested deeper than 64 levels at
 /// offset N").
