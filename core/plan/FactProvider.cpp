@@ -433,14 +433,6 @@ bool requirementRangesInto(const Package &Pkg, size_t I, RangeMemo *Memo,
   return true;
 }
 
-std::optional<std::vector<RequirementRange>>
-requirementRangesOf(const Package &Pkg, size_t I, RangeMemo *Memo) {
-  std::vector<RequirementRange> Out;
-  if (!requirementRangesInto(Pkg, I, Memo, Out))
-    return std::nullopt;
-  return Out;
-}
-
 const Package *FactProvider::lookupForDependencies(const std::string &P) {
   if (Last.Pkg && P == Last.Name)
     return Last.Pkg;
@@ -530,8 +522,8 @@ bool FactProvider::numberedDependencies(
   bool Compiles = Pkg->Kind != BuildKind::Python;
   // A pure-Python release from source needs nothing but its requirements:
   // where it is still the load cache's bytes, they are read from those
-  // (requirementRangesOf(Pkg, I)) and the release stays undecoded.
-  // Read into the provider's own list, whose room the next release reuses.
+  // (requirementRangesInto()) and the release stays undecoded. Either way
+  // into the provider's own list, whose room the next release reuses.
   std::vector<RequirementRange> &Reqs = ReadRanges;
   bool Kept = !Compiles && V.epoch() == SourceEpoch &&
               requirementRangesInto(*Pkg, *Index, &Ranges, Reqs);

@@ -332,12 +332,9 @@ std::vector<RequirementRange> requirementRangesOf(const Package &Pkg,
                                                   const Release &Rel,
                                                   RangeMemo *Memo = nullptr);
 /// The same for release I of Pkg while it is kept as bytes
-/// (ReleaseList::keptBody()), read from them without decoding the release;
-/// nullopt once it is decoded (read that one).
-std::optional<std::vector<RequirementRange>>
-requirementRangesOf(const Package &Pkg, size_t I, RangeMemo *Memo = nullptr);
-/// The same into \p Out (cleared first, its room reused); false, and Out
-/// untouched, once release I is decoded.
+/// (ReleaseList::keptBody()), read from them without decoding the release,
+/// into \p Out (cleared first, its room reused); false, and Out untouched,
+/// once it is decoded (read that one).
 bool requirementRangesInto(const Package &Pkg, size_t I, RangeMemo *Memo,
                            std::vector<RequirementRange> &Out);
 

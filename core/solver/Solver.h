@@ -838,22 +838,19 @@ private:
         Spill.reset(
             new std::byte[Count * (sizeof(CachedRelation) + sizeof(TermKey) +
                                    sizeof(PackageId))]);
-      auto *R = const_cast<CachedRelation *>(relations());
+      Terms T = terms();
       for (size_t K = 0; K < Count; ++K)
-        new (R + K) CachedRelation();
+        new (T.Relations + K) CachedRelation();
       std::uninitialized_copy(Keys.begin(), Keys.end(),
-                              const_cast<TermKey *>(keysAt()));
+                              const_cast<TermKey *>(T.Keys));
       std::uninitialized_copy(Packages.begin(), Packages.end(),
-                              const_cast<PackageId *>(packagesAt()));
+                              const_cast<PackageId *>(T.Packages));
     }
-    size_t size() const { return Count; }
-    llvm::ArrayRef<PackageId> packages() const { return {packagesAt(), Count}; }
+    llvm::ArrayRef<PackageId> packages() const {
+      return {layout().Packages, Count};
+    }
     /// The terms by their sets in sets().
-    llvm::ArrayRef<TermKey> keys() const { return {keysAt(), Count}; }
-    CachedRelation &relation(size_t K) {
-      assert(K < Count && "a term of this incompatibility");
-      return const_cast<CachedRelation &>(relations()[K]);
-    }
+    llvm::ArrayRef<TermKey> keys() const { return {layout().Keys, Count}; }
     /// All three arrays at once, for a walk over the terms.
     struct Terms {
       const PackageId *Packages;
@@ -861,34 +858,26 @@ private:
       CachedRelation *Relations;
       size_t Count;
     };
-    Terms terms() {
-      if (!Spill)
-        return {InlinePackages, InlineKeys, InlineRelations, Count};
-      return {packagesAt(), keysAt(), const_cast<CachedRelation *>(relations()),
-              Count};
-    }
+    Terms terms() { return layout(); }
 
     /// In its packages' lists (index()), not only a cause in a derivation.
     bool Indexed = false;
 
   private:
     static constexpr size_t Inline = 2;
-    // Spilled: the relations, the keys, then the packages, in one block
-    // (each array's offset a multiple of the next one's alignment).
-    const CachedRelation *relations() const {
-      return Spill ? reinterpret_cast<const CachedRelation *>(Spill.get())
-                   : InlineRelations;
-    }
-    const TermKey *keysAt() const {
-      return Spill ? reinterpret_cast<const TermKey *>(
-                         Spill.get() + Count * sizeof(CachedRelation))
-                   : InlineKeys;
-    }
-    const PackageId *packagesAt() const {
-      return Spill ? reinterpret_cast<const PackageId *>(
-                         Spill.get() +
-                         Count * (sizeof(CachedRelation) + sizeof(TermKey)))
-                   : InlinePackages;
+    /// Where the arrays are: inline, or spilled into one block, the
+    /// relations, the keys, then the packages (each array's offset a
+    /// multiple of the next one's alignment).
+    Terms layout() const {
+      auto *Self = const_cast<TermIndex *>(this);
+      if (!Spill)
+        return {InlinePackages, InlineKeys, Self->InlineRelations, Count};
+      std::byte *B = Spill.get();
+      return {
+          reinterpret_cast<const PackageId *>(
+              B + Count * (sizeof(CachedRelation) + sizeof(TermKey))),
+          reinterpret_cast<const TermKey *>(B + Count * sizeof(CachedRelation)),
+          reinterpret_cast<CachedRelation *>(B), Count};
     }
     uint32_t Count = 0;
     PackageId InlinePackages[Inline] = {};
@@ -904,16 +893,11 @@ private:
                     sizeof(TermKey) % alignof(PackageId) == 0,
                 "a spilled block's arrays need no destructor and are aligned");
 
-  /// The relation of the partial solution to term K of incompatibility Id,
-  /// looked at once per generation of that term's package, and asked of
-  /// the table only when what is known of the package is another set than
+  /// The relation of the partial solution to a term (Pkg's set Key, C the
+  /// term's cache: TermIndex), looked at once per generation of Pkg, and
+  /// asked of the table only when what is known of Pkg is another set than
   /// the last time (a backjump undoes assignments that are then made again,
   /// with the same sets).
-  SetRelation relation(IncompId Id, size_t K) {
-    TermIndex &T = Meta[Id];
-    return relationOf(T.packages()[K], T.keys()[K], T.relation(K));
-  }
-  /// relation() of the term Pkg's set Key, C its cache.
   SetRelation relationOf(PackageId Pkg, TermKey Key, CachedRelation &C) {
     uint64_t Generation = Solution.generation(Pkg);
     if (C.Generation != Generation) {
@@ -1811,7 +1795,7 @@ private:
         Exhausted = true; // neither a solution nor a proof
         return std::nullopt;
       }
-      const auto &Pkgs = Meta[Current].packages();
+      llvm::ArrayRef<PackageId> Pkgs = Meta[Current].packages();
       size_t MostRecentTerm = 0;
       const Assignment *MostRecent = nullptr;
       std::optional<TermKey> Difference;
@@ -1902,7 +1886,7 @@ private:
       for (size_t K = 0; K < Pkgs.size(); ++K)
         if (K != MostRecentTerm)
           Raw.emplace_back(Pkgs[K], Meta[Current].keys()[K]);
-      const auto &CausePkgs = Meta[SatisfierCause].packages();
+      llvm::ArrayRef<PackageId> CausePkgs = Meta[SatisfierCause].packages();
       for (size_t K = 0; K < CausePkgs.size(); ++K)
         if (CausePkgs[K] != SatisfierPackage)
           Raw.emplace_back(CausePkgs[K], Meta[SatisfierCause].keys()[K]);
@@ -1957,7 +1941,7 @@ private:
   /// Whether incompatibility Id says that no solution exists
   /// (Incompatibility::isFailure, read from its package ids).
   bool isFailure(IncompId Id) const {
-    const auto &Pkgs = Meta[Id].packages();
+    llvm::ArrayRef<PackageId> Pkgs = Meta[Id].packages();
     return Pkgs.empty() || (Pkgs.size() == 1 && Pkgs.front() == RootId);
   }
 
@@ -1977,7 +1961,7 @@ private:
   TermKey assignedTerm(const typename PartialSolution<V, VS>::Assignment &A) {
     if (A.isDecision())
       return A.key();
-    const auto &Pkgs = Meta[*A.Cause].packages();
+    llvm::ArrayRef<PackageId> Pkgs = Meta[*A.Cause].packages();
     size_t K = std::find(Pkgs.begin(), Pkgs.end(), A.Package) - Pkgs.begin();
     assert(K < Pkgs.size() && "a derivation's package is in its cause");
     return Meta[*A.Cause].keys()[K].inverse();

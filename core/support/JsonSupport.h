@@ -1,9 +1,11 @@
-//===- JsonSupport.h - parsing JSON that others wrote ----------------------===//
+//===- JsonSupport.h - parsing JSON that others wrote, writing text
+//--------===//
 //
 // llvm::json::parse recurses once per nested array or object, with no limit:
 // 50,000 '[' in a toolkit's version.json, a plugin's answer or a probe-cache
 // entry overflow the stack. parseJson checks the nesting depth (and the size)
 // with a scan that skips strings before llvm::json sees the text.
+// isPlainJsonText() tells text written as it is from text to escape.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SUPPORT_JSONSUPPORT_H
