@@ -1106,7 +1106,8 @@ private:
   bool findDead() {
     Pruning &Pr = Dead;
     // Per package: how many versions it has (read while the list of
-    // packages grows).
+    // packages grows: sized at each package read, not at each dependency,
+    // which may intern more).
     std::vector<uint32_t> Count;
     auto Grow = [&] { Count.resize(Names.size()); };
     // Found dead in the order of their proofs' sizes, smallest first
@@ -1194,7 +1195,6 @@ private:
           PackageId Dep = depId(D.On[J].Name);
           if (Dep == Pkg || Dep == RootId)
             continue; // not a link between two packages' versions
-          Grow();
           // The runs found once per list of versions and range (a small
           // table: few distinct ranges), shared by the edges that have both.
           auto [It, New] =
@@ -1212,6 +1212,8 @@ private:
         }
       }
     }
+    // Every package's slot, wherever the root's falls.
+    Grow();
     // The groups, numbered by dependee and within one in the order of
     // their first edges (nothing found depends on the numbering: the
     // search takes the candidates in the order of their sizes and
