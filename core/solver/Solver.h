@@ -127,7 +127,9 @@ public:
   /// the root's level with each one ruled out. 64 unless set; UINT_MAX
   /// never; 0 as soon as the root is decided. A search that needs few conflicts
   /// (the problems people write) never reaches it; one where many versions are
-  /// dead ends stops discovering them one conflict at a time.
+  /// dead ends stops discovering them one conflict at a time. Earlier, after
+  /// 8 conflicts (when that is fewer), where backjumps have undone a fifth of
+  /// the search's decisions (prunesNow()).
   void setPruneAfter(unsigned Conflicts) { PruneAfter = Conflicts; }
 
   /// Solves once; then query() asks about variants of the same problem.
@@ -481,14 +483,29 @@ private:
     while (Next) {
       if (!propagate(*Next))
         break;
-      if (!Solved && !Pruned && Work.Conflicts >= PruneAfter &&
-          Solution.decisionLevel() >= 1) {
+      if (!Solved && !Pruned && prunesNow() && Solution.decisionLevel() >= 1) {
         Pruned = true;
         if (!prune())
           break;
       }
       Next = choosePackageVersion();
     }
+  }
+
+  /// Whether the first solve prunes now: after PruneAfter conflicts, or
+  /// after ThrashAfter of them (at most PruneAfter) once backjumps have
+  /// undone a fifth of the decisions made. A search that throws away that
+  /// much is finding dead ends one conflict at a time, and each dead end
+  /// it finds so costs it the decisions it undoes; pruning finds them all
+  /// at once for the cost of reading every version's dependencies. A
+  /// search whose few conflicts undo little goes on to PruneAfter, which
+  /// most never reach.
+  bool prunesNow() const {
+    if (PruneAfter == UINT_MAX)
+      return false;
+    return Work.Conflicts >= PruneAfter ||
+           (Work.Conflicts >= ThrashAfter &&
+            Work.Backjumped * 5 >= Work.Decisions);
   }
 
   /// With TakeTainted (a query about to forget what rests on its pin:
@@ -2321,8 +2338,10 @@ private:
   unsigned ChronologicalDistance = 100;
   QueryLimits Limit;
   /// Conflicts before the first solve prunes dead versions (prune()), and
-  /// whether it has.
+  /// whether it has; ThrashAfter: conflicts before it prunes a search that
+  /// backjumps much (prunesNow()).
   unsigned PruneAfter = 64;
+  static constexpr unsigned ThrashAfter = 8;
   bool Pruned = false;
   /// proofWithin()'s marks of the incompatibilities and proof steps it
   /// counted.

@@ -439,6 +439,85 @@ TEST(SolverPrune, ADeadVersionIsBlamedOnItsShortestProof) {
   EXPECT_THAT(Text, ::testing::Not(HasSubstr("b >=2.0.0"))) << Text;
 }
 
+/// Packages a0 to a(Packages - 1), each with versions 1 to 10, and for
+/// each a a z with 1.0.0 alone: every version of an a above 1 needs its z
+/// at a range no release matches, each version by a range of its own (so
+/// that no two share an incompatibility). A search tries the newest of each
+/// a first and finds its nine dead ends one conflict at a time, each learned
+/// alone and so undoing every decision since the root's. With Settled,
+/// packages s0 to s(Settled - 1) of one version each, which the search
+/// decides first and its conflicts mostly leave decided (a backjump over
+/// more levels than the solver's chronological distance goes back one).
+Registry deadNewest(unsigned Packages, unsigned Settled = 0) {
+  Registry R;
+  std::vector<std::pair<std::string, std::string>> RootDeps;
+  for (unsigned I = 0; I < Settled; ++I) {
+    std::string S = "s" + std::to_string(I);
+    RootDeps.push_back({S, "any"});
+    R.add(S, "1.0.0");
+  }
+  for (unsigned I = 0; I < Packages; ++I) {
+    std::string A = "a" + std::to_string(I), Z = "z" + std::to_string(I);
+    RootDeps.push_back({A, "any"});
+    R.add(A, "1.0.0");
+    for (unsigned V = 2; V <= 10; ++V)
+      R.add(A, std::to_string(V) + ".0.0",
+            {{Z, ">=" + std::to_string(100 * V) + ".0.0"}});
+    R.add(Z, "1.0.0");
+  }
+  R.add("root", "1.0.0", RootDeps);
+  return R;
+}
+
+/// What a solve of deadNewest() takes: every a at 1.0.0 and the rest at
+/// their one version.
+std::map<std::string, std::string> deadNewestSolution(unsigned Packages,
+                                                      unsigned Settled = 0) {
+  std::map<std::string, std::string> Out;
+  for (unsigned I = 0; I < Settled; ++I)
+    Out["s" + std::to_string(I)] = "1.0.0";
+  for (unsigned I = 0; I < Packages; ++I)
+    Out["a" + std::to_string(I)] = "1.0.0";
+  return Out;
+}
+
+TEST(SolverPrune, ASearchThatUndoesMuchPrunesAfterFewConflicts) {
+  Registry R = deadNewest(10);
+  PackageSolver Searching(R, "root", ver("1.0.0")),
+      Default(R, "root", ver("1.0.0")), Sooner(R, "root", ver("1.0.0"));
+  Searching.setPruneAfter(UINT_MAX);
+  Sooner.setPruneAfter(2);
+  PackageSolveResult A = Searching.solve(), B = Default.solve(),
+                     C = Sooner.solve();
+  ASSERT_TRUE(A.solved() && B.solved() && C.solved());
+  EXPECT_EQ(solutionOf(A, "root"), deadNewestSolution(10));
+  EXPECT_EQ(solutionOf(B, "root"), deadNewestSolution(10));
+  EXPECT_EQ(solutionOf(C, "root"), deadNewestSolution(10));
+  // Never pruning: a conflict per dead version, past the 64 after which
+  // a search prunes whatever it undoes.
+  EXPECT_EQ(A.Work.Pruned, 0u);
+  EXPECT_EQ(A.Work.Conflicts, 90u);
+  // By default: after 8, each of which undid every decision.
+  EXPECT_EQ(B.Work.Pruned, 90u);
+  EXPECT_EQ(B.Work.Conflicts, 8u);
+  // A bound below 8 still comes first.
+  EXPECT_EQ(C.Work.Pruned, 90u);
+  EXPECT_EQ(C.Work.Conflicts, 2u);
+}
+
+TEST(SolverPrune, ASearchThatKeepsMostOfItsDecisionsPrunesLater) {
+  Registry R = deadNewest(10, 200);
+  PackageSolver S(R, "root", ver("1.0.0"));
+  PackageSolveResult A = S.solve();
+  ASSERT_TRUE(A.solved());
+  EXPECT_EQ(solutionOf(A, "root"), deadNewestSolution(10, 200));
+  EXPECT_EQ(A.Work.Pruned, 90u);
+  // Its conflicts undo few of its 200 and more decisions each: it prunes
+  // once they have undone a fifth of them, well after 8.
+  EXPECT_GT(A.Work.Conflicts, 8u);
+  EXPECT_LT(A.Work.Conflicts, 64u);
+}
+
 TEST(SolverPrune, ADependencyOnAnEmptyRangeIsADeadEnd) {
   // x 2 needs a y no version can match (an empty range): dead, as a search
   // finds it ("no versions of y match").
