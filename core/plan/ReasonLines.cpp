@@ -11,10 +11,25 @@ using namespace llvm;
 
 namespace cudadeps {
 
+/// "A needs B " where Line begins so, A and B without a space (the only
+/// heads addNeed() looks up in FirstByHead), else empty. A line that begins
+/// with such a head has no other: A ends at its first space.
+static StringRef headOf(StringRef Line) {
+  size_t Space = Line.find(' ');
+  if (Space == StringRef::npos || !Line.drop_front(Space).startswith(" needs "))
+    return {};
+  size_t End = Line.find(' ', Space + 7);
+  return End == StringRef::npos ? StringRef() : Line.take_front(End + 1);
+}
+
 void ReasonLines::add(const std::string &Line) {
-  if (Line.empty() || Lines.count(Line) || ColonPrefixes.count(Line))
+  if (Line.empty())
+    return;
+  registerPending();
+  if (Lines.count(Line) || ColonPrefixes.count(Line))
     return;
   push(Line);
+  registerPending();
 }
 
 void ReasonLines::addNeed(const std::string &From, const std::string &To,
@@ -57,36 +72,43 @@ void ReasonLines::addNeed(const std::string &From, const std::string &To,
       .append(Or.data(), Or.size())
       .append(Set)
       .append(ByRelease.data(), ByRelease.size());
-  forget(Out[*At]);
+  // The head stays, so FirstByHead does too; the texts add() asks about
+  // are brought up to date when it next asks.
+  if (Registered[*At]) {
+    Stale.push_back(std::move(Out[*At]));
+    Registered[*At] = false;
+    Pending.push_back(*At);
+  }
   Out[*At] = std::move(Merged);
-  remember(Out[*At], *At);
 }
 
 void ReasonLines::push(std::string Line) {
   Out.push_back(std::move(Line));
-  remember(Out.back(), Out.size() - 1);
+  Registered.push_back(false);
+  Pending.push_back(Out.size() - 1);
+  // A merged line keeps its head, and lines are never removed: the first
+  // line with a head stays the first.
+  if (StringRef Head = headOf(Out.back()); !Head.empty())
+    FirstByHead.try_emplace(Head, Out.size() - 1);
 }
 
-/// "A needs B " where Line begins so, A and B without a space (the only
-/// heads addNeed() looks up in FirstByHead), else empty. A line that begins
-/// with such a head has no other: A ends at its first space.
-static StringRef headOf(StringRef Line) {
-  size_t Space = Line.find(' ');
-  if (Space == StringRef::npos || !Line.drop_front(Space).startswith(" needs "))
-    return {};
-  size_t End = Line.find(' ', Space + 7);
-  return End == StringRef::npos ? StringRef() : Line.take_front(End + 1);
+void ReasonLines::registerPending() {
+  for (const std::string &Old : Stale)
+    forget(Old);
+  Stale.clear();
+  for (size_t I : Pending)
+    if (!Registered[I]) {
+      registerText(Out[I]);
+      Registered[I] = true;
+    }
+  Pending.clear();
 }
 
-void ReasonLines::remember(StringRef Line, size_t Index) {
+void ReasonLines::registerText(StringRef Line) {
   ++Lines[Line];
   for (size_t I = Line.find(':'); I != StringRef::npos;
        I = Line.find(':', I + 1))
     ++ColonPrefixes[Line.take_front(I)];
-  // A merged line keeps its head, and lines are never removed: the first
-  // line with a head stays the first.
-  if (StringRef Head = headOf(Line); !Head.empty())
-    FirstByHead.try_emplace(Head, Index);
 }
 
 void ReasonLines::forget(StringRef Line) {

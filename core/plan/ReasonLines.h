@@ -42,13 +42,22 @@ public:
 
 private:
   void push(std::string Line);
-  void remember(llvm::StringRef Line, size_t Index);
+  /// Counts Line in Lines and ColonPrefixes; forget() takes it out.
+  void registerText(llvm::StringRef Line);
   void forget(llvm::StringRef Line);
+  /// Brings Lines and ColonPrefixes up to date with Out: only add() asks
+  /// them, and most lists are what addNeed() makes, merging lines several
+  /// times over, with no add() after.
+  void registerPending();
 
   std::vector<std::string> Out;
   /// How many lines are each text, and how many begin with each text and
-  /// a colon after it.
+  /// a colon after it: the lines of Out marked Registered, and the texts in
+  /// Stale (what a merge replaced since) in place of the lines they were.
   llvm::StringMap<unsigned> Lines, ColonPrefixes;
+  std::vector<bool> Registered;
+  std::vector<size_t> Pending;
+  std::vector<std::string> Stale;
   /// Per head ("A needs B ", A and B without a space), the first line that
   /// begins with it.
   llvm::StringMap<size_t> FirstByHead;

@@ -54,6 +54,21 @@ TEST(ReasonLines, MergesWhatOnePackageNeedsOfAnother) {
   EXPECT_EQ(R.lines().back(), "a needs torch >=2.5");
 }
 
+TEST(ReasonLines, AMergedLineIsKnownByWhatItSaysNow) {
+  // add() asks after what addNeed() wrote since its last call: a line
+  // merged after an add() is known by its new text, not its old one.
+  ReasonLines R;
+  R.addNeed("a", "t", ">=1");
+  R.add("x: y");
+  R.addNeed("a", "t", "<2");
+  R.addNeed("a", "t", "==3");
+  R.add("a needs t >=1 or <2 or ==3 (by release)"); // said: left out
+  R.add("a needs t >=1");                           // no longer said
+  R.add("x");                                       // begins "x: y"
+  EXPECT_EQ(R.lines(), (Lines{"a needs t >=1 or <2 or ==3 (by release)", "x: y",
+                              "a needs t >=1"}));
+}
+
 TEST(ReasonLines, NamesWithSpacesAreLookedForTheLongWay) {
   ReasonLines R;
   R.add("my pkg needs torch >=1: odd");
