@@ -1060,19 +1060,19 @@ private:
     Relist = false;
   }
 
-  /// The first solve's pruning, once it has resolved PruneAfter conflicts:
-  /// arc consistency over the dependencies of every version of every
-  /// package the solve can reach. A version is dead when it is unavailable,
-  /// or when a dependency of it on another package allows only dead
-  /// versions of it (or none). A run of adjacent versions dead by the same
-  /// dependency gets one incompatibility, ruling out their span (from the
-  /// first up to the version after the last, as addIncompatibilitiesFor()
-  /// widens dependencies: dependents' ranges lose whole runs of versions,
-  /// and what is known of a package stays a few intervals); an unavailable
-  /// version rules out itself. Those are indexed; the solve goes back to
-  /// the root's level (everything it learned is kept), rules them out there
-  /// first and propagates from every package. False when that proves that
-  /// no solution exists.
+  /// The first solve's pruning, once prunesNow() (after PruneAfter
+  /// conflicts, or fewer where the search thrashes): arc consistency over the
+  /// dependencies of every version of every package the solve can reach. A
+  /// version is dead when it is unavailable, or when a dependency of it on
+  /// another package allows only dead versions of it (or none). A run of
+  /// adjacent versions dead by the same dependency gets one incompatibility,
+  /// ruling out their span (from the first up to the version after the last, as
+  /// addIncompatibilitiesFor() widens dependencies: dependents' ranges lose
+  /// whole runs of versions, and what is known of a package stays a few
+  /// intervals); an unavailable version rules out itself. Those are indexed;
+  /// the solve goes back to the root's level (everything it learned is kept),
+  /// rules them out there first and propagates from every package. False when
+  /// that proves that no solution exists.
   ///
   /// The proof of a dead run is written only when one is read
   /// (materialize()): most are never part of a failure that anyone reads.
