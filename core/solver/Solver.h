@@ -1312,6 +1312,11 @@ private:
       uint32_t Waiting = 0;
     };
     std::vector<Pending> Pend(Groups);
+    // What the loops below read next is anywhere in a large array (an
+    // edge an offer reads, a group a death visits, where the next
+    // candidate's list starts in Allowing): asked of memory a few places
+    // (Ahead) or a candidate ahead, where each was a wait on a cache miss.
+    constexpr uint32_t Ahead = 4;
     // Offers each edge of group G whose version is not known dead: all its
     // dependee versions are.
     auto Offer = [&](uint32_t G) {
@@ -1321,7 +1326,10 @@ private:
       uint64_t Own = 2 + Steps + (Steps == 0 ? 1 : 0);
       uint64_t Total =
           std::min<uint64_t>(Pend[G].Below + Own, uint64_t(1) << 62);
-      for (uint32_t A = GroupStart[G]; A < GroupStart[G + 1]; ++A) {
+      uint32_t End = GroupStart[G + 1];
+      for (uint32_t A = GroupStart[G]; A < End; ++A) {
+        if (A + Ahead < End)
+          __builtin_prefetch(&Pr.Edges[GroupEdges[A + Ahead]]);
         const PruneEdge &Edge = Pr.Edges[GroupEdges[A]];
         if (!Size[Base[Edge.Depender] + Edge.Index])
           Heap.push({Total, Edge.Depender, Edge.Index, GroupEdges[A]});
@@ -1335,11 +1343,19 @@ private:
       Candidate C = Heap.top();
       Heap.pop();
       size_t Slot = Base[C.Pkg] + C.Index;
+      if (!Heap.empty()) {
+        const Candidate &Next = Heap.top();
+        __builtin_prefetch(Allowing.data() +
+                           Start[Base[Next.Pkg] + Next.Index]);
+      }
       if (Size[Slot])
         continue; // known dead already, by a smaller proof
       Size[Slot] = C.Size;
       Pr.Deaths.push_back({C.Pkg, C.Index, C.Edge});
-      for (size_t A = Start[Slot]; A < Start[Slot + 1]; ++A) {
+      size_t End = Start[Slot + 1];
+      for (size_t A = Start[Slot]; A < End; ++A) {
+        if (A + Ahead < End)
+          __builtin_prefetch(&Pend[Allowing[A + Ahead]]);
         Pending &Group = Pend[Allowing[A]];
         Group.Below =
             std::min<uint64_t>(Group.Below + C.Size, uint64_t(1) << 62);
