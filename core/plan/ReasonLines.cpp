@@ -59,19 +59,27 @@ void ReasonLines::addNeed(const std::string &From, const std::string &To,
   }
   StringRef Sets = StringRef(Out[*At]).drop_front(Head.size());
   Sets.consume_back(" (by release)");
-  SmallVector<StringRef, 4> Known;
+  SmallVector<StringRef, 4> Known, Alternatives;
   Sets.split(Known, " or ");
-  if (is_contained(Known, Set))
-    return;
+  // A set that reads as several ("X (source build) or Y (prebuilt)") adds
+  // those of its alternatives not said yet: said again, it adds none.
+  StringRef(Set).split(Alternatives, " or ");
   constexpr StringRef Or = " or ", ByRelease = " (by release)";
   std::string Merged;
-  Merged.reserve(Head.size() + Sets.size() + Or.size() + Set.size() +
-                 ByRelease.size());
-  Merged.append(Head.data(), Head.size())
-      .append(Sets.data(), Sets.size())
-      .append(Or.data(), Or.size())
-      .append(Set)
-      .append(ByRelease.data(), ByRelease.size());
+  for (StringRef Alt : Alternatives) {
+    if (is_contained(Known, Alt))
+      continue;
+    if (Merged.empty()) {
+      Merged.reserve(Head.size() + Sets.size() + Or.size() + Set.size() +
+                     ByRelease.size());
+      Merged.append(Head.data(), Head.size()).append(Sets.data(), Sets.size());
+    }
+    Merged.append(Or.data(), Or.size()).append(Alt.data(), Alt.size());
+    Known.push_back(Alt);
+  }
+  if (Merged.empty())
+    return;
+  Merged.append(ByRelease.data(), ByRelease.size());
   // The head stays, so FirstByHead does too; the texts add() asks about
   // are brought up to date when it next asks.
   if (Registered[*At]) {

@@ -31,8 +31,9 @@ public:
   void add(const std::string &Line);
 
   /// "From needs To Set", or Set added to the first line that begins
-  /// "From needs To " (each set once, " or " between them, and
-  /// " (by release)" once there are several).
+  /// "From needs To " (each alternative once: a set that reads as several,
+  /// "X (source build) or Y (prebuilt)", adds those not said yet; " or "
+  /// between them, and " (by release)" once there are several).
   void addNeed(const std::string &From, const std::string &To,
                const std::string &Set);
 

@@ -69,6 +69,21 @@ TEST(ReasonLines, AMergedLineIsKnownByWhatItSaysNow) {
                               "a needs t >=1"}));
 }
 
+TEST(ReasonLines, ASetOfSeveralAlternativesAddsThoseNotSaid) {
+  // A strategy's wording is one set as two alternatives: said again (two
+  // releases with the same requirement), it adds nothing; said beside one
+  // of its alternatives, it adds the other.
+  ReasonLines R;
+  R.addNeed("a", "t", ">=1 (source build) or >=2 (prebuilt)");
+  R.addNeed("a", "t", ">=1 (source build) or >=2 (prebuilt)");
+  EXPECT_EQ(R.lines(),
+            (Lines{"a needs t >=1 (source build) or >=2 (prebuilt)"}));
+  R.addNeed("b", "t", ">=1 (source build)");
+  R.addNeed("b", "t", ">=1 (source build) or >=2 (prebuilt)");
+  EXPECT_EQ(R.lines().back(),
+            "b needs t >=1 (source build) or >=2 (prebuilt) (by release)");
+}
+
 TEST(ReasonLines, NamesWithSpacesAreLookedForTheLongWay) {
   ReasonLines R;
   R.add("my pkg needs torch >=1: odd");
@@ -96,10 +111,17 @@ struct Walk {
         continue;
       llvm::StringRef Sets = llvm::StringRef(L).drop_front(Head.size());
       Sets.consume_back(" (by release)");
-      llvm::SmallVector<llvm::StringRef, 4> Known;
+      llvm::SmallVector<llvm::StringRef, 4> Known, Alternatives;
       Sets.split(Known, " or ");
-      if (!llvm::is_contained(Known, Set))
-        L = Head + Sets.str() + " or " + Set + " (by release)";
+      llvm::StringRef(Set).split(Alternatives, " or ");
+      std::string Added;
+      for (llvm::StringRef Alt : Alternatives)
+        if (!llvm::is_contained(Known, Alt)) {
+          Known.push_back(Alt);
+          Added += " or " + Alt.str();
+        }
+      if (!Added.empty())
+        L = Head + Sets.str() + Added + " (by release)";
       return;
     }
     Out.push_back(Head + Set);
