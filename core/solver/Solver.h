@@ -424,7 +424,12 @@ private:
     bool NeedsNone;
     /// Not written yet (false also for the unavailable versions' ids).
     bool Pending = false;
+    /// Its leaves in Proofs (ids with ProofBit) once written (writeLeaves()),
+    /// before or without the steps between them: its dependency, and "no
+    /// versions" where it ends so (else NoLeaf).
+    IncompId DepLeaf = NoLeaf, NoneLeaf = NoLeaf;
   };
+  static constexpr IncompId NoLeaf = ~IncompId(0);
   static constexpr uint32_t NotIndexed = ~uint32_t(0);
   /// What prune() found, kept to write each proof when it is read.
   struct Pruning {
@@ -1635,12 +1640,49 @@ private:
     return L.Pending ? &L : nullptr;
   }
 
+  /// Writes the leaves of dead run L's proof if they are not written yet
+  /// (Proofs, ids with ProofBit): its dependency, and "no versions" of what
+  /// is left of its range once the dead versions it allows are taken out,
+  /// where the proof ends so. They are all that a walk of the proof's
+  /// externals reads of it (externalsOf()); materialize() writes the steps
+  /// between them, which only a whole derivation reads.
+  void writeLeaves(LazyProof &L) {
+    if (L.DepLeaf != NoLeaf)
+      return;
+    const PruneDeath &X = Dead.Deaths[L.Death];
+    const PruneEdge &E = Dead.Edges[X.Edge];
+    PackageInfo &I = info(X.Pkg);
+    const DepEntry Dep = depsAt(X.Pkg, I, X.Index).On[E.Position];
+    const P DepName = DepNames[Dep.Name];
+    const VS &Set = sets().get(Dep.Set);
+    L.DepLeaf = addStep(dependency(
+        Names[X.Pkg], TermT::positive(span(I, L.From, L.To)), DepName, Set));
+    if (!L.NeedsNone)
+      return;
+    VS Left = Set;
+    for (IncompId Other : deadAllowed(E))
+      Left = Left.minus(sets().get(Meta[Other].keys()[0].Set));
+    assert((!Left.isEmpty() || Set.isEmpty()) &&
+           "the range has more than the dead versions");
+    IncompatibilityT None;
+    None.Kind = CauseKind::NoVersions;
+    None.Terms.emplace_back(DepName, TermT::positive(std::move(Left)));
+    L.NoneLeaf = addStep(std::move(None));
+  }
+
+  /// N as a step of a dead run's proof: its id in Proofs, with ProofBit.
+  IncompId addStep(IncompatibilityT N) {
+    Proofs.push_back(std::move(N));
+    return IncompId(Proofs.size() - 1) | ProofBit;
+  }
+
   /// Writes the proof of dead run Id (prune()) if it is not written yet:
   /// its dependency, resolved with the incompatibility of each dead version
   /// the dependency allows, one at a time, then with "no versions" for
   /// what is left of its range, as conflict resolution would derive it.
   /// The steps go to Proofs (ids with ProofBit), never renumbered by
-  /// forgetQuery(); the last one is Id itself.
+  /// forgetQuery(); the last one is Id itself. The leaves are the ones
+  /// writeLeaves() wrote, where a walk of externals asked for them first.
   void materialize(IncompId Id) {
     LazyProof *It = lazyOf(Id);
     if (!It)
@@ -1648,6 +1690,7 @@ private:
     // What its count reads from the lazy proof, kept before that goes.
     if (Dead.Own[Id] == NotIndexed)
       indexDeadProof(Id);
+    writeLeaves(*It);
     const LazyProof L = *It;
     It->Pending = false;
     const PruneDeath &X = Dead.Deaths[L.Death];
@@ -1657,11 +1700,7 @@ private:
     const P DepName = DepNames[Dep.Name];
     const VS &Set = sets().get(Dep.Set);
     const TermT Run = TermT::positive(span(I, L.From, L.To));
-    auto Add = [&](IncompatibilityT N) {
-      Proofs.push_back(std::move(N));
-      return IncompId(Proofs.size() - 1) | ProofBit;
-    };
-    IncompId Current = Add(dependency(Names[X.Pkg], Run, DepName, Set));
+    IncompId Current = L.DepLeaf;
     VS Left = Set;
     auto Step = [&](IncompId Other, bool Last) {
       if (Last) {
@@ -1676,7 +1715,7 @@ private:
       New.Terms.emplace_back(Names[X.Pkg], Run);
       if (!Left.isEmpty())
         New.Terms.emplace_back(DepName, TermT::negative(Left));
-      Current = Add(std::move(New));
+      Current = addStep(std::move(New));
     };
     llvm::SmallVector<IncompId, 8> Others = deadAllowed(E);
     assert((L.NeedsNone || !Others.empty()) && "a proof of one step at least");
@@ -1684,16 +1723,8 @@ private:
       Left = Left.minus(sets().get(Meta[Others[K]].keys()[0].Set));
       Step(Others[K], !L.NeedsNone && K + 1 == Others.size());
     }
-    if (L.NeedsNone) {
-      assert((!Left.isEmpty() || Set.isEmpty()) &&
-             "the range has more than the dead versions");
-      IncompatibilityT None;
-      None.Kind = CauseKind::NoVersions;
-      None.Terms.emplace_back(DepName, TermT::positive(Left));
-      Left = VS::empty();
-      Step(Add(std::move(None)), true);
-    }
-    assert(Left.isEmpty() && "the last step rules the dead run out");
+    if (L.NeedsNone)
+      Step(L.NoneLeaf, true);
   }
 
   /// The versions from the one at From in I.Ascending up to the one at To
@@ -1714,8 +1745,9 @@ private:
   /// alone (DerivationTree::ExternalsOnly), each made once by Make(Id), in
   /// the order a depth-first walk (cause 1 before cause 2) meets them, as
   /// DerivationTree::externals() lists them: the derived ones are walked,
-  /// their proofs written where they are not yet (materialize()), but not
-  /// copied.
+  /// not copied, and a dead run's proof not written yet is walked by its
+  /// leaves (writeLeaves()) and the dead runs it rests on, its steps left
+  /// unwritten.
   template <class MakeF>
   DerivationTree<P, VS> externalsOf(IncompId Top, MakeF &Make) {
     DerivationTree<P, VS> T;
@@ -1735,8 +1767,19 @@ private:
       if (Mark == ProofStamp)
         continue;
       Mark = ProofStamp;
-      if (!(Id & ProofBit))
-        materialize(Id); // its causes, and the steps they name
+      if (LazyProof *L = Id & ProofBit ? nullptr : lazyOf(Id)) {
+        // A dead run's proof not written: its leaves and the dead runs it
+        // rests on, in the order a walk of its steps would meet them (its
+        // dependency, each dead run, "no versions"), without the steps.
+        writeLeaves(*L);
+        if (L->NoneLeaf != NoLeaf)
+          Stack.push_back(L->NoneLeaf);
+        llvm::SmallVector<IncompId, 8> Others =
+            deadAllowed(Dead.Edges[Dead.Deaths[L->Death].Edge]);
+        Stack.insert(Stack.end(), Others.rbegin(), Others.rend());
+        Stack.push_back(L->DepLeaf);
+        continue;
+      }
       const IncompatibilityT &I =
           Id & ProofBit ? Proofs[Id & ~ProofBit] : Store[Id];
       if (I.Kind == CauseKind::Derived) {

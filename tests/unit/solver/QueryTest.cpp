@@ -356,6 +356,30 @@ TEST(SolverPrune, APrunedVersionsExternalCausesAreItsWholeProofs) {
   EXPECT_EQ(NoVersions, 2u);
 }
 
+TEST(SolverPrune, AProofWalkedForItsExternalsIsWrittenWholeTheSameAfter) {
+  // A walk of external causes writes a dead version's proof's leaves
+  // alone; a whole proof asked after it on the same solver writes the steps
+  // between them and reads as a fresh solver's, and the external causes
+  // asked again, now through the steps, are the same as the first time.
+  Registry R = deadEnds("any");
+  PackageSolver Fresh(R, "root", ver("1.0.0")), S(R, "root", ver("1.0.0"));
+  Fresh.setPruneAfter(0);
+  S.setPruneAfter(0);
+  auto [Expected, First] = askWholeAndExternals(Fresh, S, "a", "3.0.0");
+  ASSERT_TRUE(Expected.Failure && First.Failure);
+  const VersionSet A3 = VersionSet::exactly(ver("3.0.0"));
+  PackageSolveResult Whole = S.query("a", A3, 12);
+  ASSERT_TRUE(Whole.Failure.has_value());
+  EXPECT_FALSE(Whole.Failure->ExternalsOnly);
+  EXPECT_EQ(explainFailure(*Whole.Failure, pubStyle()),
+            explainFailure(*Expected.Failure, pubStyle()));
+  expectExternalsOf(*Whole.Failure, *First.Failure);
+  PackageSolveResult Again =
+      S.query("a", A3, 12, true, solver::FailureDetail::Externals);
+  ASSERT_TRUE(Again.Failure.has_value());
+  expectExternalsOf(*Whole.Failure, *Again.Failure);
+}
+
 TEST(SolverPrune, ARequirementOnDeadVersionsOnlyFailsWithItsProof) {
   Registry R = deadEnds(">=3.0.0");
   PackageSolver S(R, "root", ver("1.0.0"));
