@@ -42,12 +42,29 @@ static KeyTool toolOf(StringRef Key) {
 }
 
 namespace encoding {
+/// The start of epoch E: the starts of the epochs the encoding uses (and
+/// of the one after them, where the last one's range ends) made once, any
+/// other made into Slot. Rendering a reason projects hundreds of sets onto
+/// their epochs, each asking for two starts and a range.
+static const Version &epochStartIn(uint64_t E, Version &Slot) {
+  auto Make = [](uint64_t K) {
+    return Version({0}).withEpoch(K).lowestOfRelease();
+  };
+  static const Version Starts[] = {Make(0), Make(1), Make(2), Make(3), Make(4)};
+  return E < std::size(Starts) ? Starts[E] : (Slot = Make(E));
+}
+
 Version epochStart(uint64_t E) {
-  return Version({0}).withEpoch(E).lowestOfRelease();
+  Version Slot;
+  return epochStartIn(E, Slot);
 }
 
 VersionSet epochRange(uint64_t E) {
-  return VersionSet::between(epochStart(E), epochStart(E + 1));
+  auto Make = [](uint64_t K) {
+    return VersionSet::between(epochStart(K), epochStart(K + 1));
+  };
+  static const VersionSet Ranges[] = {Make(0), Make(1), Make(2), Make(3)};
+  return E < std::size(Ranges) ? Ranges[E] : Make(E);
 }
 
 /// Moves interval L (epoch 0) into epoch E in place, Start and End being
@@ -78,14 +95,8 @@ static void liftInterval(Interval &L, uint64_t E, const Version &Start,
 
 /// Calls Each(Start, End) with the starts of epochs E and E + 1.
 template <class F> static void withEpochBounds(uint64_t E, F Each) {
-  // The starts of the epochs the encoding uses, made once.
-  static const Version Starts[] = {epochStart(0), epochStart(1),
-                                   epochStart(2), epochStart(3)};
   Version Other[2];
-  auto StartOf = [&](uint64_t K, Version &Slot) -> const Version & {
-    return K < std::size(Starts) ? Starts[K] : (Slot = epochStart(K));
-  };
-  Each(StartOf(E, Other[0]), StartOf(E + 1, Other[1]));
+  Each(epochStartIn(E, Other[0]), epochStartIn(E + 1, Other[1]));
 }
 
 /// Appends R's intervals moved into epoch E (R must be epoch 0), cut to
