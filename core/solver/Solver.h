@@ -1199,7 +1199,15 @@ private:
       return ListOfPackage[Pkg] = List;
     };
     // Every package reachable through any version's dependencies (the
-    // list grows as they are interned), each version's dependencies.
+    // list grows as they are interned), each version's dependencies read,
+    // and how many link two packages' versions: the edges' arrays, the
+    // largest pruning keeps, are then made at their size, where growing
+    // them copied each into twice its size.
+    auto Links = [&](PackageId Pkg, const VersionDeps &D, uint32_t J) {
+      PackageId Dep = depId(D.On[J].Name);
+      return Dep != Pkg && Dep != RootId ? Dep : NoPackage;
+    };
+    size_t EdgeCount = 0;
     Grow();
     for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
       if (Pkg == RootId)
@@ -1213,9 +1221,21 @@ private:
           Heap.push({1, Pkg, K, NoEdge});
           continue;
         }
-        for (uint32_t J = 0; J < D.On.size(); ++J) {
-          PackageId Dep = depId(D.On[J].Name);
-          if (Dep == Pkg || Dep == RootId)
+        for (uint32_t J = 0; J < D.On.size(); ++J)
+          EdgeCount += Links(Pkg, D, J) != NoPackage;
+      }
+    }
+    Pr.Edges.reserve(Pr.Edges.size() + EdgeCount);
+    EdgeRange.reserve(EdgeCount);
+    for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
+      if (Pkg == RootId)
+        continue;
+      const std::vector<VersionDeps> &Deps = Infos[Pkg].DepsByIndex;
+      for (uint32_t K = 0; K < Deps.size(); ++K) {
+        const VersionDeps &D = Deps[K];
+        for (uint32_t J = 0; D.Available && J < D.On.size(); ++J) {
+          PackageId Dep = Links(Pkg, D, J);
+          if (Dep == NoPackage)
             continue; // not a link between two packages' versions
           // The runs found once per list of versions and range (a small
           // table: few distinct ranges), shared by the edges that have both.
