@@ -320,9 +320,13 @@ std::vector<Version> FactProvider::versions(const std::string &P) {
     const ReleaseList &Rs = Pkg->Releases;
     std::vector<size_t> Order(Rs.size());
     std::iota(Order.begin(), Order.end(), size_t(0));
-    stable_sort(Order, [&](size_t A, size_t B) {
+    auto Newer = [&](size_t A, size_t B) {
       return Rs.version(B) < Rs.version(A);
-    });
+    };
+    // Most manifests list their releases newest first: then the order is
+    // theirs, found in one pass (a stable sort allocates its buffer).
+    if (!std::is_sorted(Order.begin(), Order.end(), Newer))
+      stable_sort(Order, Newer);
     // A release from source, and as a binary where it has one (not for a
     // pure-Python package).
     bool Binaries = Pkg->Kind != BuildKind::Python;

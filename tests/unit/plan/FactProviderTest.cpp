@@ -151,6 +151,36 @@ TEST_P(FactProviderOrder, DependenciesInAnyOrderAreThoseOfAFreshProvider) {
   EXPECT_EQ(Seen[20], Seen[17]);
 }
 
+TEST_P(FactProviderOrder, VersionsAreNewestFirstInWhateverOrderListed) {
+  // "a" lists its releases newest first (taken as listed), "b" oldest
+  // first, "e" neither (both sorted).
+  ThreePackages T(GetParam());
+  T.add("e", R"([[release]]
+version = "2.0"
+[[release]]
+version = "1.0"
+[[release]]
+version = "3.0"
+)");
+  PackageLookup L = T.lookup();
+  Facts F;
+  KnowledgeBase KB;
+  ResolveRequest Req;
+  FactProvider P(Req, L, F, KB, {});
+  auto Texts = [&](const std::string &Pkg) {
+    std::vector<std::string> Out;
+    for (const Version &V : P.versions(Pkg)) {
+      EXPECT_EQ(V.epoch(), encoding::SourceEpoch) << Pkg;
+      Out.push_back(V.withEpoch(0).str());
+    }
+    return Out;
+  };
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(Texts("a"), (Lines{"3.0", "2.0", "1.0"}));
+  EXPECT_EQ(Texts("b"), (Lines{"3.0", "2.0", "1.0"}));
+  EXPECT_EQ(Texts("e"), (Lines{"3.0", "2.0", "1.0"}));
+}
+
 // Parsed manifests, and manifests as the load cache keeps them (what the
 // solver reads of a release from its bytes, into a list reused release
 // after release).
