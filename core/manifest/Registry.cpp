@@ -126,7 +126,9 @@ Error Registry::index(Dir &D) {
   // to a scratch list, published only when the whole directory is valid.
   LoadCache Cache(CacheDir, "registry", D.Path);
   LoadCacheContents Old = Cache.read(), New;
-  StringMap<size_t> OldByName;
+  // The maps of the files, sized for them at once (a large registry's
+  // thousands of names are not rehashed as they go in).
+  StringMap<size_t> OldByName(unsigned(Old.Files.size()));
   for (size_t I = 0; I < Old.Files.size(); ++I)
     OldByName[Old.Files[I].Name] = I;
   // Files are identified relative to the directory, opened once.
@@ -187,7 +189,7 @@ Error Registry::index(Dir &D) {
     return I.Entry < New.Files.size() ? New.Files[I.Entry].Blob : None;
   };
 
-  StringMap<size_t> Seen; // the first file of each package
+  StringMap<size_t> Seen(unsigned(Valid.size())); // each package's first
   for (size_t J = 0; J < Valid.size(); ++J) {
     auto [It, Inserted] = Seen.try_emplace(Valid[J].Key, J);
     if (Inserted)
@@ -212,6 +214,8 @@ Error Registry::index(Dir &D) {
   if (Errors)
     return Errors;
 
+  if (D.ByName.empty())
+    D.ByName = StringMap<Slot>(unsigned(Valid.size()));
   for (Indexed &I : Valid) {
     Slot &S = D.ByName[I.Key];
     S.File = I.File;
