@@ -1672,25 +1672,38 @@ private:
   void writeLeaves(LazyProof &L) {
     if (L.DepLeaf != NoLeaf)
       return;
+    const ProofParts Q = partsOf(L);
+    L.DepLeaf = addStep(dependency(Names[Q.X.Pkg], Q.Run, Q.DepName, Q.Set));
+    if (!L.NeedsNone)
+      return;
+    VS Left = Q.Set;
+    for (IncompId Other : deadAllowed(Q.E))
+      Left = Left.minus(sets().get(Meta[Other].keys()[0].Set));
+    assert((!Left.isEmpty() || Q.Set.isEmpty()) &&
+           "the range has more than the dead versions");
+    IncompatibilityT None;
+    None.Kind = CauseKind::NoVersions;
+    None.Terms.emplace_back(Q.DepName, TermT::positive(std::move(Left)));
+    L.NoneLeaf = addStep(std::move(None));
+  }
+
+  /// What dead run L's proof is made of: the death that names its
+  /// dependency, that dependency's edge, its dependee's name and range,
+  /// and the run of versions it rules out.
+  struct ProofParts {
+    const PruneDeath &X;
+    const PruneEdge &E;
+    P DepName;
+    const VS &Set;
+    TermT Run;
+  };
+  ProofParts partsOf(const LazyProof &L) {
     const PruneDeath &X = Dead.Deaths[L.Death];
     const PruneEdge &E = Dead.Edges[X.Edge];
     PackageInfo &I = info(X.Pkg);
     const DepEntry Dep = depsAt(X.Pkg, I, X.Index).On[E.Position];
-    const P DepName = DepNames[Dep.Name];
-    const VS &Set = sets().get(Dep.Set);
-    L.DepLeaf = addStep(dependency(
-        Names[X.Pkg], TermT::positive(span(I, L.From, L.To)), DepName, Set));
-    if (!L.NeedsNone)
-      return;
-    VS Left = Set;
-    for (IncompId Other : deadAllowed(E))
-      Left = Left.minus(sets().get(Meta[Other].keys()[0].Set));
-    assert((!Left.isEmpty() || Set.isEmpty()) &&
-           "the range has more than the dead versions");
-    IncompatibilityT None;
-    None.Kind = CauseKind::NoVersions;
-    None.Terms.emplace_back(DepName, TermT::positive(std::move(Left)));
-    L.NoneLeaf = addStep(std::move(None));
+    return {X, E, DepNames[Dep.Name], sets().get(Dep.Set),
+            TermT::positive(span(I, L.From, L.To))};
   }
 
   /// N as a step of a dead run's proof: its id in Proofs, with ProofBit.
@@ -1716,15 +1729,9 @@ private:
     writeLeaves(*It);
     const LazyProof L = *It;
     It->Pending = false;
-    const PruneDeath &X = Dead.Deaths[L.Death];
-    const PruneEdge &E = Dead.Edges[X.Edge];
-    PackageInfo &I = info(X.Pkg);
-    const DepEntry Dep = depsAt(X.Pkg, I, X.Index).On[E.Position];
-    const P DepName = DepNames[Dep.Name];
-    const VS &Set = sets().get(Dep.Set);
-    const TermT Run = TermT::positive(span(I, L.From, L.To));
+    const ProofParts Q = partsOf(L);
     IncompId Current = L.DepLeaf;
-    VS Left = Set;
+    VS Left = Q.Set;
     auto Step = [&](IncompId Other, bool Last) {
       if (Last) {
         Store[Id].Cause1 = Current;
@@ -1735,12 +1742,12 @@ private:
       New.Kind = CauseKind::Derived;
       New.Cause1 = Current;
       New.Cause2 = Other;
-      New.Terms.emplace_back(Names[X.Pkg], Run);
+      New.Terms.emplace_back(Names[Q.X.Pkg], Q.Run);
       if (!Left.isEmpty())
-        New.Terms.emplace_back(DepName, TermT::negative(Left));
+        New.Terms.emplace_back(Q.DepName, TermT::negative(Left));
       Current = addStep(std::move(New));
     };
-    llvm::SmallVector<IncompId, 8> Others = deadAllowed(E);
+    llvm::SmallVector<IncompId, 8> Others = deadAllowed(Q.E);
     assert((L.NeedsNone || !Others.empty()) && "a proof of one step at least");
     for (size_t K = 0; K < Others.size(); ++K) {
       Left = Left.minus(sets().get(Meta[Others[K]].keys()[0].Set));

@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 
 #include <climits>
+#include <tuple>
 
 using namespace cudadeps;
 using namespace cudadeps::testing;
@@ -339,19 +340,28 @@ TEST(SolverPrune, APrunedVersionFailsAQueryWithTheWholeChain) {
   EXPECT_THAT(explainFailure(*D.Failure, pubStyle()), HasSubstr("broken"));
 }
 
-TEST(SolverPrune, APrunedVersionsExternalCausesAreItsWholeProofs) {
-  // The external causes alone walk the dead versions' proofs, written as
-  // the walk meets them (fresh solvers: neither has written any).
+/// Two fresh solvers of deadEnds("any") that prune as soon as the root is
+/// decided (neither has written a dead version's proof), and their answers
+/// about a 3.0.0: Whole's whole proof (A), Brief's external causes (B).
+struct PrunedPair {
   Registry R = deadEnds("any");
-  PackageSolver Whole(R, "root", ver("1.0.0")), Brief(R, "root", ver("1.0.0"));
-  Whole.setPruneAfter(0);
-  Brief.setPruneAfter(0);
-  auto [A, B] = askWholeAndExternals(Whole, Brief, "a", "3.0.0");
-  ASSERT_TRUE(A.Failure && B.Failure);
-  expectExternalsOf(*A.Failure, *B.Failure);
+  PackageSolver Whole{R, "root", ver("1.0.0")}, Brief{R, "root", ver("1.0.0")};
+  PackageSolveResult A, B;
+  PrunedPair() {
+    Whole.setPruneAfter(0);
+    Brief.setPruneAfter(0);
+    std::tie(A, B) = askWholeAndExternals(Whole, Brief, "a", "3.0.0");
+  }
+};
+
+TEST(SolverPrune, APrunedVersionsExternalCausesAreItsWholeProofs) {
+  // The external causes alone walk the dead versions' proofs.
+  PrunedPair T;
+  ASSERT_TRUE(T.A.Failure && T.B.Failure);
+  expectExternalsOf(*T.A.Failure, *T.B.Failure);
   // c >=2.0.0 and c >=3.0.0 match no version: both proofs end there.
   size_t NoVersions = 0;
-  for (const auto &N : B.Failure->Nodes)
+  for (const auto &N : T.B.Failure->Nodes)
     NoVersions += N.Kind == solver::CauseKind::NoVersions;
   EXPECT_EQ(NoVersions, 2u);
 }
@@ -361,11 +371,9 @@ TEST(SolverPrune, AProofWalkedForItsExternalsIsWrittenWholeTheSameAfter) {
   // alone; a whole proof asked after it on the same solver writes the steps
   // between them and reads as a fresh solver's, and the external causes
   // asked again, now through the steps, are the same as the first time.
-  Registry R = deadEnds("any");
-  PackageSolver Fresh(R, "root", ver("1.0.0")), S(R, "root", ver("1.0.0"));
-  Fresh.setPruneAfter(0);
-  S.setPruneAfter(0);
-  auto [Expected, First] = askWholeAndExternals(Fresh, S, "a", "3.0.0");
+  PrunedPair T;
+  const PackageSolveResult &Expected = T.A, &First = T.B;
+  PackageSolver &S = T.Brief;
   ASSERT_TRUE(Expected.Failure && First.Failure);
   const VersionSet A3 = VersionSet::exactly(ver("3.0.0"));
   PackageSolveResult Whole = S.query("a", A3, 12);
