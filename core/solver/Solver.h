@@ -1106,18 +1106,35 @@ private:
     return true;
   }
 
+  /// An array filled once after it is made, so not filled with zeros first
+  /// (pruning's index of what allows each version is half a million
+  /// entries).
+  template <class T> class FilledOnce {
+  public:
+    explicit FilledOnce(size_t N)
+        : Data(std::make_unique_for_overwrite<T[]>(N)), N(N) {}
+    T &operator[](size_t I) { return Data[I]; }
+    const T &operator[](size_t I) const { return Data[I]; }
+    const T *data() const { return Data.get(); }
+    size_t size() const { return N; }
+
+  private:
+    std::unique_ptr<T[]> Data;
+    size_t N;
+  };
+
   /// A counting sort: Each(Visit) calls Visit(Bucket, Value) for every
   /// value (buckets below Buckets), the same calls each time it is called
   /// (twice). The values by bucket, in the order visited within each:
   /// bucket B's from Starts[B] to Starts[B + 1].
   template <class T, class Index, class EachF>
-  static std::vector<T> byBucket(size_t Buckets, std::vector<Index> &Starts,
-                                 EachF Each) {
+  static FilledOnce<T> byBucket(size_t Buckets, std::vector<Index> &Starts,
+                                EachF Each) {
     Starts.assign(Buckets + 1, 0);
     Each([&](size_t B, const T &) { ++Starts[B + 1]; });
     for (size_t B = 1; B <= Buckets; ++B)
       Starts[B] += Starts[B - 1];
-    std::vector<T> Out(Starts.back());
+    FilledOnce<T> Out(Starts.back());
     std::vector<Index> Next(Starts.begin(), Starts.end() - 1);
     Each([&](size_t B, const T &Value) { Out[Next[B]++] = Value; });
     return Out;
@@ -1270,7 +1287,7 @@ private:
         uint32_t Runs, RunsEnd;
       };
       std::vector<uint32_t> At; // a dependee's edges: At[P] to At[P + 1]
-      std::vector<Placed> ByDependee =
+      FilledOnce<Placed> ByDependee =
           byBucket<Placed>(Names.size(), At, [&](auto Visit) {
             for (uint32_t E = 0; E < Pr.Edges.size(); ++E) {
               const PruneEdge &Edge = Pr.Edges[E];
@@ -1301,7 +1318,7 @@ private:
     // GroupStart[G] to GroupStart[G + 1]).
     const uint32_t Groups = uint32_t(GroupsOf.size());
     std::vector<uint32_t> GroupStart;
-    std::vector<uint32_t> GroupEdges =
+    FilledOnce<uint32_t> GroupEdges =
         byBucket<uint32_t>(Groups, GroupStart, [&](auto Visit) {
           for (uint32_t E = 0; E < GroupOf.size(); ++E)
             Visit(GroupOf[E], E);
@@ -1320,7 +1337,7 @@ private:
     // deaths come in no order of package.
     std::vector<uint64_t> Size(Base.back(), 0);
     std::vector<size_t> Start;
-    std::vector<uint32_t> Allowing =
+    FilledOnce<uint32_t> Allowing =
         byBucket<uint32_t>(Base.back(), Start, [&](auto Visit) {
           for (uint32_t G = 0; G < Groups; ++G) {
             const Group &Of = GroupsOf[G];
