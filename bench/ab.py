@@ -8,12 +8,16 @@ NEW OLD, ...) so that machine load hits both alike, each with a load and probe
 cache of its own (XDG_CACHE_HOME in a temporary directory, filled by one
 untimed run: builds that share one load cache rewrite it in turn). Prints, per
 executable, the medians of wall time, user and system CPU and minor page
-faults (from wait4), and the fastest wall time; then NEW's speed-up. The
-executables' output is discarded; a run that fails is reported.
+faults (from wait4), and the fastest wall time; then NEW's speed-up by the
+medians, and round by round: the median of each round's OLD/NEW ratio (the two
+ran back to back, under the same load) with a 90% bootstrap interval, "within
+noise" where that interval holds 1.00x. The executables' output is discarded;
+a run that fails is reported.
 """
 
 import argparse
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -63,6 +67,18 @@ def main():
               "  (fastest %.1f ms)" % (exe, m[0] * 1e3, m[1] * 1e3, m[2] * 1e3,
                                        m[3], min(x[0] for x in s) * 1e3))
     print("new / old wall (medians): %.2fx faster" % (med[0] / med[1]))
+    # Each round ran both back to back: its ratio is measured under one load.
+    # The median of those ratios, and where it falls when the rounds are
+    # drawn again (a bootstrap, seeded: the same samples give the same
+    # interval); an interval around 1.00x says the difference is noise.
+    pairs = [o[0] / n[0] for o, n in zip(samples[0], samples[1])]
+    rng = random.Random(0)
+    boots = sorted(statistics.median(rng.choices(pairs, k=len(pairs)))
+                   for _ in range(2000))
+    lo, hi = boots[len(boots) // 20], boots[len(boots) - 1 - len(boots) // 20]
+    print("new / old wall, round by round: %.2fx (median of %d), 90%% interval "
+          "%.2f-%.2fx%s" % (statistics.median(pairs), len(pairs), lo, hi,
+                           ", within noise" if lo <= 1.0 <= hi else ""))
 
 
 if __name__ == "__main__":
