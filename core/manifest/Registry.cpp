@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cassert>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -214,8 +215,9 @@ Error Registry::index(Dir &D) {
   if (Errors)
     return Errors;
 
-  if (D.ByName.empty())
-    D.ByName = StringMap<Slot>(unsigned(Valid.size()));
+  // Filled here alone, once per directory (Indexed).
+  assert(D.ByName.empty() && "a registry directory is indexed once");
+  D.ByName = StringMap<Slot>(unsigned(Valid.size()));
   for (Indexed &I : Valid) {
     Slot &S = D.ByName[I.Key];
     S.File = I.File;
