@@ -10,7 +10,9 @@
 // operation), the satisfier of a term is found by binary search over the
 // package's own assignments (those intersections only narrow) without
 // building any set, and backtracking only drops assignments: the ones left
-// still hold their intersections. Each package carries a generation, a
+// still hold their intersections (a run of derivations may leave theirs to
+// be computed where they are read, the last one's given by the caller:
+// derivePending()). Each package carries a generation, a
 // stamp that is new whenever what is known of it changes and unique over the
 // life of the solution, across restart(), so callers can cache what they
 // compute from it; 0 means no assignment in this search. The packages whose
@@ -60,11 +62,19 @@ public:
     /// of its package's term in Cause.
     SetId Set;
     bool Positive;
+    /// A derivation whose accumulated term is not computed yet
+    /// (derivePending()): Set is then the positive term of its cause whose
+    /// inverse it assigns, and the accumulated term is computed where it is
+    /// read (the satisfier's search, or settle() for the last one).
+    bool Pending = false;
     /// Unique over the life of the solution (a generation of its package):
     /// whether the assignment at a place on the trail is still this one
     /// (holds()).
     uint64_t Stamp;
-    TermKey key() const { return {Set, Positive}; }
+    TermKey key() const {
+      assert(!Pending && "a pending assignment's term is computed first");
+      return {Set, Positive};
+    }
     bool isDecision() const { return !Cause.has_value(); }
   };
 
@@ -225,6 +235,36 @@ public:
     push(Package, Cause, Accumulated, From);
   }
 
+  /// deriveAccumulated() of the inverse of positive term {Of, true}, its
+  /// accumulated term left to be computed where it is read: by the
+  /// satisfier's search, from the assignments before it, or given by the
+  /// caller to Package's last one (settle()), before anything else reads
+  /// what is known of Package. Pruning rules out thousands of dead runs at
+  /// the root's level, one derivation each, of which a search reads the
+  /// last of each package and seldom another: the union of every run with
+  /// those before it was computed and interned for each.
+  void derivePending(PackageId Package, SetId Of, IncompId Cause,
+                     std::optional<unsigned> HoldsFrom = std::nullopt) {
+    deriveAccumulated(Package, TermKey{Of, false}, Cause, HoldsFrom);
+    Assignments.back().Pending = true;
+    Assignments.back().Set = Of;
+  }
+
+  /// Gives Package's last assignment, a pending one (derivePending()), its
+  /// accumulated term Known: what the pending ones before it, and it, add
+  /// to what was known before them, as their caller knows it otherwise.
+  /// The ones before it stay pending.
+  void settle(PackageId Package, TermKey Known) {
+    Assignment &A = Assignments[States[Package].Own.back()];
+    assert(A.Pending && "settles a pending assignment");
+    assert(Known == pendingChain(Package, States[Package].Own.size() - 1,
+                                 /*Keep=*/false) &&
+           "the term given is the one the pending assignments make");
+    A.Set = Known.Set;
+    A.Positive = Known.Positive;
+    A.Pending = false;
+  }
+
   /// Makes room on the trail for N more assignments.
   void reserveMore(size_t N) { Assignments.reserve(Assignments.size() + N); }
 
@@ -277,9 +317,14 @@ public:
     // Accumulated only narrows along Own: once it satisfies T, every later
     // one does too, so the first that does is found by bisection.
     const std::vector<unsigned> &Own = States[Package].Own;
-    auto It = std::partition_point(Own.begin(), Own.end(), [&](unsigned I) {
-      return !Sets.satisfies(Assignments[I].key(), T);
-    });
+    auto It =
+        std::partition_point(Own.begin(), Own.end(), [&](const unsigned &I) {
+          const Assignment &A = Assignments[I];
+          TermKey Key = A.Pending ? pendingChain(Package, &I - Own.data(),
+                                                 /*Keep=*/true)
+                                  : A.key();
+          return !Sets.satisfies(Key, T);
+        });
     assert(It != Own.end() && "term is not satisfied by the partial solution");
     if (It == Own.end())
       return Assignments.back();
@@ -287,6 +332,30 @@ public:
   }
 
 private:
+  /// The accumulated term of Package's assignment at position At of its
+  /// own, a pending one: the pending ones before it and it, each what was
+  /// known before it without the versions its cause's term allows (that
+  /// term's inverse where nothing was), as deriveInverse() computes it.
+  /// With Keep, each one computed is no longer pending.
+  TermKey pendingChain(PackageId Package, size_t At, bool Keep) {
+    const std::vector<unsigned> &Own = States[Package].Own;
+    size_t First = At;
+    while (First > 0 && Assignments[Own[First - 1]].Pending)
+      --First;
+    TermKey Known = First == 0 ? TermKey{} : Assignments[Own[First - 1]].key();
+    for (size_t K = First; K <= At; ++K) {
+      Assignment &A = Assignments[Own[K]];
+      TermKey Of{A.Set, true};
+      Known = Known.Set == NoSet ? Of.inverse() : Sets.difference(Known, Of);
+      if (Keep) {
+        A.Set = Known.Set;
+        A.Positive = Known.Positive;
+        A.Pending = false;
+      }
+    }
+    return Known;
+  }
+
   /// Removes assignments from the end while Pop says so (backtrack(),
   /// truncate()); the packages touched get a new generation and their place
   /// in the positive order again.
@@ -340,9 +409,9 @@ private:
             TermKey Accumulated, unsigned HoldsFrom) {
     PackageState &S = States[Package];
     S.Own.push_back(unsigned(Assignments.size()));
-    Assignments.push_back(
-        Assignment{Package, decisionLevel(), unsigned(Assignments.size()),
-                   Cause, HoldsFrom, Accumulated.Set, Accumulated.Positive, 0});
+    Assignments.push_back(Assignment{
+        Package, decisionLevel(), unsigned(Assignments.size()), Cause,
+        HoldsFrom, Accumulated.Set, Accumulated.Positive, false, 0});
     newGeneration(Package);
     Assignments.back().Stamp = Generations[Package];
     if (!S.InOrder && Accumulated.Positive) {

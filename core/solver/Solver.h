@@ -37,6 +37,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <deque>
 #include <functional>
@@ -461,6 +462,20 @@ private:
       TermKey Before{NoSet, false}, After{NoSet, false};
     };
     std::vector<RuledStep> Steps;
+    /// Per entry of Ruled: the versions its run rules out as bits of its
+    /// package's versions in ascending order (bit K: Ascending[K]), where
+    /// there are at most 64 of them; 0 where there are more, and for an
+    /// unavailable version, which rules out that version alone (a dead
+    /// run rules out the span from its first version up to the one after
+    /// its last: the cells of its versions, each from a version up to the
+    /// next). rulePrunedOut() reads what is ruled out of such a package
+    /// from these bits.
+    std::vector<uint64_t> RuledCells;
+    /// Per package: the number of its list of versions among the distinct
+    /// lists (findDead()'s), ~0 where never asked; and per list and bits
+    /// of its cells, the set they make (cellSet()), made once.
+    std::vector<uint32_t> ListOf;
+    llvm::DenseMap<std::pair<uint32_t, uint64_t>, SetId> CellSets;
     /// Per incompatibility id (below Own.size()), where it is a dead
     /// version's: how many incompatibilities its proof adds (0 for any
     /// other; NotIndexed until indexDeadProof()), and the dead versions'
@@ -1461,6 +1476,7 @@ private:
         U.Text = Reasons[depsAt(X.Pkg, I, X.Index).Reason];
         Why[X.Index] = addIncompatibility(std::move(U));
         Pr.Ruled.push_back(Why[X.Index]);
+        Pr.RuledCells.push_back(0);
         RunOf[X.Index] = {X.Index, X.Index};
         continue;
       }
@@ -1504,11 +1520,16 @@ private:
         Pr.Lazy.resize(Id - Pr.LazyBase + 1);
       Pr.Lazy[Id - Pr.LazyBase] = LazyProof{D, From, To, NeedsNone, true};
       Pr.Ruled.push_back(Id);
+      Pr.RuledCells.push_back(Count[X.Pkg] <= 64
+                                  ? (~uint64_t(0) >> (64 - (To - From))) << From
+                                  : 0);
       for (uint32_t K = From; K < To; ++K) {
         Why[K] = Id;
         RunOf[K] = {From, To};
       }
     }
+    ListOfPackage.resize(Names.size(), NoList);
+    Pr.ListOf = std::move(ListOfPackage);
     return true;
   }
 
@@ -1534,16 +1555,57 @@ private:
     // room for the runs alone was outgrown and doubled at the end.
     Solution.reserveMore(Dead.Ruled.size() + 2 * Names.size());
     Dead.Steps.resize(Dead.Ruled.size());
+    // Per package: how its runs are ruled out in this pass. Where nothing
+    // is known of it yet and every run is a span of at most 64 versions
+    // (nearly every package), by their cells' bits (Dead.RuledCells): a
+    // run is contradicted exactly when its cells are ruled out already (a
+    // span is the union of its versions' cells, which do not overlap), and
+    // else its derivation is left pending (derivePending()); the last one
+    // gets the set of every cell ruled out (cellSet()) when the pass ends.
+    // Each run's union with the ones before was otherwise built and
+    // interned as it was ruled out, and nearly all are never read. Else,
+    // or from an unavailable version on, by sets (ruleOut()).
+    enum : uint8_t { Unseen, ByCells, BySets };
+    std::vector<uint8_t> Mode(Names.size(), Unseen);
+    std::vector<uint64_t> Cells(Names.size(), 0);
+    std::vector<PackageId> Pending;
+    auto Settle = [&](PackageId Pkg) {
+      Solution.settle(Pkg, {cellSet(Pkg, Cells[Pkg]), false});
+    };
     for (size_t K = 0; K < Dead.Ruled.size(); ++K) {
       IncompId Id = Dead.Ruled[K];
+      PackageId Pkg = Meta[Id].packages().front();
+      const uint64_t Run = Dead.RuledCells[K];
+      uint8_t &M = Mode[Pkg];
+      if (M == Unseen) {
+        M = Run && Solution.knownKey(Pkg).Set == NoSet ? ByCells : BySets;
+        if (M == ByCells)
+          Pending.push_back(Pkg);
+      } else if (M == ByCells && !Run) {
+        Settle(Pkg); // by sets from here
+        M = BySets;
+      }
       PackageId Derived = 0;
-      Outcome O = ruleOut(Id, Derived, Dead.Steps[K]);
+      Outcome O = Outcome::None;
+      if (M == BySets) {
+        O = ruleOut(Id, Derived, Dead.Steps[K]);
+      } else if (++Work.Visits; Run & ~Cells[Pkg]) {
+        Cells[Pkg] |= Run;
+        Solution.derivePending(Pkg, Meta[Id].keys()[0].Set, Id,
+                               Chronological ? std::optional<unsigned>(0)
+                                             : std::nullopt);
+        Derived = Pkg;
+        O = Outcome::Derived;
+      }
       if (O == Outcome::Derived) {
         Note(Derived);
         blockByLast(Id, Derived);
       } else if (O == Outcome::Conflict)
         Note(Meta[Id].packages().front()); // propagate() resolves it
     }
+    for (PackageId Pkg : Pending)
+      if (Mode[Pkg] == ByCells)
+        Settle(Pkg);
     for (PackageId Pkg : Changed)
       Queued[Pkg] = false;
     std::sort(Changed.begin(), Changed.end());
@@ -1591,6 +1653,26 @@ private:
                                Chronological ? std::optional<unsigned>(0)
                                              : std::nullopt);
     return Outcome::Derived;
+  }
+
+  /// The set of the versions of Pkg's cells Bits (Pruning::RuledCells): the
+  /// span of each run of adjacent ones, joined. Made once per list of
+  /// versions and bits: packages with the same versions share it.
+  SetId cellSet(PackageId Pkg, uint64_t Bits) {
+    assert(Dead.ListOf[Pkg] != ~uint32_t(0) && "a pruned package's list");
+    auto [It, New] = Dead.CellSets.try_emplace({Dead.ListOf[Pkg], Bits}, 0);
+    if (!New)
+      return It->second;
+    const PackageInfo &I = info(Pkg);
+    VS Out = VS::empty();
+    for (uint64_t Left = Bits; Left;) {
+      unsigned From = unsigned(std::countr_zero(Left));
+      unsigned To = From + unsigned(std::countr_one(Left >> From));
+      VS Span = span(I, From, To);
+      Out = Out.isEmpty() ? std::move(Span) : Out.unionWith(Span);
+      Left = To >= 64 ? 0 : Left & (~uint64_t(0) << To);
+    }
+    return It->second = sets().intern(std::move(Out));
   }
 
   /// Gives the entry of incompatibility Id in Pkg's list, whose one term
