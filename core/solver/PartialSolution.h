@@ -267,6 +267,12 @@ public:
 
   /// Makes room on the trail for N more assignments.
   void reserveMore(size_t N) { Assignments.reserve(Assignments.size() + N); }
+  /// Makes room for N more assignments of Package.
+  void reserveOwn(PackageId Package, size_t N) {
+    ensure(Package + 1);
+    std::vector<unsigned> &Own = States[Package].Own;
+    Own.reserve(Own.size() + N);
+  }
 
   /// Removes every assignment made above decision level Level; with
   /// DroppedCauses, appends there the incompatibility each derivation

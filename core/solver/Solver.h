@@ -476,6 +476,8 @@ private:
     /// of its cells, the set they make (cellSet()), made once.
     std::vector<uint32_t> ListOf;
     llvm::DenseMap<std::pair<uint32_t, uint64_t>, SetId> CellSets;
+    /// Per package: how many entries of Ruled are its.
+    std::vector<uint32_t> RunsOf;
     /// Per incompatibility id (below Own.size()), where it is a dead
     /// version's: how many incompatibilities its proof adds (0 for any
     /// other; NotIndexed until indexDeadProof()), and the dead versions'
@@ -1457,6 +1459,17 @@ private:
     Pr.LazyBase = IncompId(Store.size());
     Pr.Lazy.clear();
     Pr.Lazy.reserve(Pr.Deaths.size()); // at most one per death
+    // And room in each package's list of incompatibilities for its dead
+    // versions' (at most one each), where it grew by doubling.
+    {
+      std::vector<uint32_t> Dead(Names.size(), 0);
+      for (const PruneDeath &X : Pr.Deaths)
+        ++Dead[X.Pkg];
+      for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg)
+        if (Dead[Pkg])
+          ByPackage[Pkg].reserve(ByPackage[Pkg].size() + Dead[Pkg]);
+    }
+    Pr.RunsOf.assign(Names.size(), 0);
     for (uint32_t D = 0; D < Pr.Deaths.size(); ++D) {
       const PruneDeath &X = Pr.Deaths[D];
       // This package's slots.
@@ -1477,6 +1490,7 @@ private:
         Why[X.Index] = addIncompatibility(std::move(U));
         Pr.Ruled.push_back(Why[X.Index]);
         Pr.RuledCells.push_back(0);
+        ++Pr.RunsOf[X.Pkg];
         RunOf[X.Index] = {X.Index, X.Index};
         continue;
       }
@@ -1520,9 +1534,8 @@ private:
         Pr.Lazy.resize(Id - Pr.LazyBase + 1);
       Pr.Lazy[Id - Pr.LazyBase] = LazyProof{D, From, To, NeedsNone, true};
       Pr.Ruled.push_back(Id);
-      Pr.RuledCells.push_back(Count[X.Pkg] <= 64
-                                  ? (~uint64_t(0) >> (64 - (To - From))) << From
-                                  : 0);
+      ++Pr.RunsOf[X.Pkg];
+      Pr.RuledCells.push_back(Count[X.Pkg] <= 64 ? cellsOf(From, To) : 0);
       for (uint32_t K = From; K < To; ++K) {
         Why[K] = Id;
         RunOf[K] = {From, To};
@@ -1554,6 +1567,11 @@ private:
     // 20's trail ends 2,004 past its 37,931 dead runs): room for both, where
     // room for the runs alone was outgrown and doubled at the end.
     Solution.reserveMore(Dead.Ruled.size() + 2 * Names.size());
+    // And in each package's list of its own, room for its runs, where it
+    // grew by doubling (a package has about 19).
+    for (PackageId Pkg = 0; Pkg < Dead.RunsOf.size(); ++Pkg)
+      if (Dead.RunsOf[Pkg])
+        Solution.reserveOwn(Pkg, Dead.RunsOf[Pkg]);
     Dead.Steps.resize(Dead.Ruled.size());
     // Per package: how its runs are ruled out in this pass. Where nothing
     // is known of it yet and every run is a span of at most 64 versions
@@ -1653,6 +1671,13 @@ private:
                                Chronological ? std::optional<unsigned>(0)
                                              : std::nullopt);
     return Outcome::Derived;
+  }
+
+  /// The cells of the versions From to To (From below To, To at most 64)
+  /// as bits (Pruning::RuledCells): their span's.
+  static uint64_t cellsOf(size_t From, size_t To) {
+    assert(From < To && To <= 64 && "a run of at most 64 versions");
+    return (~uint64_t(0) >> (64 - (To - From))) << From;
   }
 
   /// The set of the versions of Pkg's cells Bits (Pruning::RuledCells): the
