@@ -216,10 +216,8 @@ public:
   void deriveInverse(PackageId Package, TermKey Of, IncompId Cause,
                      std::optional<unsigned> HoldsFrom = std::nullopt) {
     ensure(Package + 1);
-    TermKey Accumulated = States[Package].Own.empty()
-                              ? Of.inverse()
-                              : Sets.difference(knownKey(Package), Of);
-    deriveAccumulated(Package, Accumulated, Cause, HoldsFrom);
+    deriveAccumulated(Package, without(knownKey(Package), Of), Cause,
+                      HoldsFrom);
   }
 
   /// deriveInverse() for a caller that has the accumulated term already:
@@ -338,6 +336,12 @@ public:
   }
 
 private:
+  /// What is known of a package after the inverse of term Of is assigned,
+  /// where Known was known before (NoSet: nothing, so Of's inverse).
+  TermKey without(TermKey Known, TermKey Of) {
+    return Known.Set == NoSet ? Of.inverse() : Sets.difference(Known, Of);
+  }
+
   /// The accumulated term of Package's assignment at position At of its
   /// own, a pending one: the pending ones before it and it, each what was
   /// known before it without the versions its cause's term allows (that
@@ -352,7 +356,7 @@ private:
     for (size_t K = First; K <= At; ++K) {
       Assignment &A = Assignments[Own[K]];
       TermKey Of{A.Set, true};
-      Known = Known.Set == NoSet ? Of.inverse() : Sets.difference(Known, Of);
+      Known = without(Known, Of);
       if (Keep) {
         A.Set = Known.Set;
         A.Positive = Known.Positive;

@@ -1607,19 +1607,22 @@ private:
       Outcome O = Outcome::None;
       if (M == BySets) {
         O = ruleOut(Id, Derived, Dead.Steps[K]);
-      } else if (++Work.Visits; Run & ~Cells[Pkg]) {
-        Cells[Pkg] |= Run;
-        Solution.derivePending(Pkg, Meta[Id].keys()[0].Set, Id,
-                               Chronological ? std::optional<unsigned>(0)
-                                             : std::nullopt);
-        Derived = Pkg;
-        O = Outcome::Derived;
+      } else {
+        ++Work.Visits;           // as ruleOut() counts its look at the run
+        if (Run & ~Cells[Pkg]) { // not ruled out already
+          Cells[Pkg] |= Run;
+          Solution.derivePending(Pkg, Meta[Id].keys()[0].Set, Id,
+                                 Chronological ? std::optional<unsigned>(0)
+                                               : std::nullopt);
+          Derived = Pkg;
+          O = Outcome::Derived;
+        }
       }
       if (O == Outcome::Derived) {
         Note(Derived);
         blockByLast(Id, Derived);
       } else if (O == Outcome::Conflict)
-        Note(Meta[Id].packages().front()); // propagate() resolves it
+        Note(Pkg); // propagate() resolves it
     }
     for (PackageId Pkg : Pending)
       if (Mode[Pkg] == ByCells)
