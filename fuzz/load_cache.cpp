@@ -14,6 +14,8 @@
 #include "FuzzSupport.h"
 
 #include "core/manifest/ManifestCodec.h"
+#include "core/manifest/RequirementIds.h"
+#include "core/support/BinaryCodec.h"
 #include "core/support/LoadCache.h"
 
 #include <algorithm>
@@ -34,6 +36,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Cache.enabled() &&
       (!Back || Back->Files.size() != 1 || Back->Files[0].Blob.Bytes != In))
     fuzz::fail("a cache file does not read back as written", "");
+
+  // A registry's requirement table and a manifest's numbers into it
+  // (RequirementIds.h), read from any bytes: never a crash.
+  std::shared_ptr<const RequirementTable> RawTable =
+      RequirementTable::read(std::make_shared<const std::string>(In.str()));
+  if (RawTable)
+    for (llvm::StringRef Ids : RawTable->PerFile)
+      (void)releaseNumbersFit(Ids, Size % 5);
 
   std::optional<Manifest> M = decodeManifest(In, "f.toml");
   if (!M)
@@ -68,6 +78,56 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                           It->second.Extras.begin());
       return Same;
     };
+    // The releases' numbers in a table made of the manifest: each names
+    // the decoded requirement's key and range, in the map's order.
+    RequirementTableBuilder Builder;
+    std::string Ids = Builder.add(*M->Pkg);
+    std::shared_ptr<const RequirementTable> Table = RequirementTable::read(
+        std::make_shared<const std::string>(Builder.encode({Ids})));
+    if (!Table || Table->PerFile.size() != 1 ||
+        !releaseNumbersFit(Table->PerFile[0], Rs.size()))
+      fuzz::fail("a manifest's requirement numbers do not read back", "");
+    Kept->Pkg->Releases.keepRequirementIds(Table, Table->PerFile[0]);
+    for (size_t I = 0; I < Rs.size(); ++I) {
+      const RequirementMap &Whole =
+          std::as_const(M->Pkg->Releases)[I].Requires.get();
+      std::optional<ReleaseList::RequirementNumbers> N = Rs.requirementIds(I);
+      bool Extras = std::any_of(Whole.begin(), Whole.end(), [](const auto &E) {
+        return !E.second.Extras.empty();
+      });
+      bool Same = N ? !Extras && N->Count == Whole.size() : Extras;
+      size_t K = 0;
+      for (auto It = Whole.begin(); N && Same && It != Whole.end(); ++It, ++K) {
+        BinaryDecoder D(Table->Ranges[N->range(K)], "");
+        VersionSet Range;
+        D(Range);
+        Same = Table->Keys[N->key(K)] == It->first && D.ok() &&
+               Range == It->second.Range;
+      }
+      if (!Same)
+        fuzz::fail("a release's requirement numbers name other requirements",
+                   "");
+    }
+    // The same numbers with one byte changed: whatever requirementIds()
+    // gives lies within them.
+    if (!Ids.empty()) {
+      std::string Bad = Ids;
+      Bad[Size % Bad.size()] ^= char(1 + In.size() % 255);
+      std::optional<Manifest> Other = decodeManifestDeferred(
+          std::make_shared<const std::string>(In.str()), "f.toml", "");
+      if (Other && Other->Pkg && releaseNumbersFit(Bad, Rs.size())) {
+        Other->Pkg->Releases.keepRequirementIds(Table, Bad);
+        const ReleaseList &Os = std::as_const(Other->Pkg->Releases);
+        for (size_t I = 0; I < Os.size(); ++I)
+          if (std::optional<ReleaseList::RequirementNumbers> N =
+                  Os.requirementIds(I))
+            for (size_t K = 0; K < N->Count; ++K)
+              if (N->Pairs < Bad.data() ||
+                  N->Pairs + 8 * (K + 1) > Bad.data() + Bad.size())
+                fuzz::fail("a release's numbers lie outside its manifest's",
+                           "");
+      }
+    }
     for (size_t I = 0; I < Rs.size(); ++I) {
       if (auto Body = Rs.keptBody(I)) {
         Deferred<RequirementMap>::Encoded E;

@@ -203,6 +203,14 @@ void ReleaseList::keep(std::vector<Version> Versions,
   Kept = std::move(K);
 }
 
+void ReleaseList::keepRequirementIds(
+    std::shared_ptr<const RequirementTable> Table, llvm::StringRef Ids) {
+  if (!Kept || !Table || Ids.size() < 4 * (Kept->Versions.size() + 2))
+    return;
+  Kept->IdTable = std::move(Table);
+  Kept->Ids = Ids;
+}
+
 void ReleaseList::prefetch() const {
   if (!Kept)
     return;

@@ -21,7 +21,9 @@
 #include "core/version/Version.h"
 #include "core/version/VersionSet.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Endian.h"
 
 #include <atomic>
 #include <compare>
@@ -166,6 +168,15 @@ struct Release {
 /// find() read only versions. Reading is const and safe from several
 /// threads; anything that changes the list, or reads it through a non-const
 /// reference, decodes every release first.
+struct RequirementTable;
+/// Set in a release's offset among its list's requirement numbers
+/// (RequirementTableBuilder::add()): it has none.
+inline constexpr uint32_t NoRequirementIds = uint32_t(1) << 31;
+/// A word of those numbers: four bytes, little-endian, anywhere.
+inline uint32_t requirementWord(const char *At) {
+  return llvm::support::endian::read32le(At);
+}
+
 class ReleaseList {
 public:
   /// Decodes Bytes (what the codec wrote after a release's version) into
@@ -265,6 +276,41 @@ public:
   void keep(std::vector<Version> Versions, std::vector<llvm::StringRef> Bytes,
             std::shared_ptr<const void> Owner, SourcePath File,
             SourcePath CacheFile, DecodeFn Decode);
+  /// Release I's requirements as (key, range) numbers into Table, a
+  /// table of its registry directory's keys and ranges
+  /// (core/manifest/RequirementIds.h), in their map's order: Count pairs
+  /// of four-byte words read in place (each number is checked against the
+  /// table where it is read).
+  struct RequirementNumbers {
+    const std::shared_ptr<const RequirementTable> &Table;
+    const char *Pairs;
+    size_t Count;
+    uint32_t key(size_t P) const { return requirementWord(Pairs + 8 * P); }
+    uint32_t range(size_t P) const {
+      return requirementWord(Pairs + 8 * P + 4);
+    }
+  };
+  /// Those of release I where the list is kept as bytes and was given
+  /// them (keepRequirementIds()), else nullopt (also where its offsets do
+  /// not read).
+  std::optional<RequirementNumbers> requirementIds(size_t I) const {
+    if (!Kept || Kept->Ids.empty())
+      return std::nullopt;
+    const char *W = Kept->Ids.data();
+    const size_t N = Kept->Versions.size();
+    uint32_t From = requirementWord(W + 4 * (1 + I));
+    uint32_t To = requirementWord(W + 4 * (2 + I)) & ~NoRequirementIds;
+    if ((From & NoRequirementIds) || From > To ||
+        To > requirementWord(W + 4 * (N + 1)))
+      return std::nullopt;
+    return RequirementNumbers{Kept->IdTable, W + 4 * (N + 2) + 8 * size_t(From),
+                              To - From};
+  }
+  /// Gives a list kept as bytes its releases' numbers \p Ids in \p Table
+  /// (as RequirementTableBuilder::add() wrote them; releaseNumbersFit()
+  /// checked them for this many releases); nothing otherwise.
+  void keepRequirementIds(std::shared_ptr<const RequirementTable> Table,
+                          llvm::StringRef Ids);
   /// Whether release I is still kept as bytes (for tests).
   bool isEncoded(size_t I) const;
   /// Asks the processor to fetch the start of each release still kept as
@@ -282,6 +328,9 @@ private:
     std::shared_ptr<const void> Owner;
     SourcePath File, CacheFile;
     DecodeFn Decode = nullptr;
+    /// keepRequirementIds()' (Ids empty without them).
+    std::shared_ptr<const RequirementTable> IdTable;
+    llvm::StringRef Ids;
     ~KeptReleases();
   };
 

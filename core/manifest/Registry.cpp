@@ -2,6 +2,7 @@
 
 #include "core/manifest/ManifestCodec.h"
 #include "core/manifest/ManifestLoader.h"
+#include "core/manifest/RequirementIds.h"
 #include "core/support/LoadCache.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -48,7 +49,7 @@ std::vector<std::string> registrySearchPath(ArrayRef<std::string> CommandLine,
 Registry::Registry(std::vector<std::string> Paths, std::string CacheDir)
     : DirPaths(std::move(Paths)), CacheDir(std::move(CacheDir)) {
   for (const std::string &P : DirPaths)
-    Dirs.push_back({P, false, {}});
+    Dirs.push_back({P, false, {}, {}, {}});
 }
 
 namespace {
@@ -82,6 +83,37 @@ Expected<Manifest> materialize(Indexed &I, SharedBytes Blob,
                              "read; run the command again",
                              I.File.c_str());
   return M;
+}
+
+/// The requirement table (RequirementIds.h) of the cache file \p New,
+/// \p Valid its files: a parsed manifest's numbers made from it, a reused
+/// entry's (\p OldOf: its entry in the file read) renumbered from \p Old,
+/// or made from its blob where those do not read.
+std::string requirementTable(const std::vector<Indexed> &Valid,
+                             const LoadCacheContents &New,
+                             const std::shared_ptr<const RequirementTable> &Old,
+                             const std::vector<size_t> &OldOf) {
+  RequirementTableBuilder B;
+  std::vector<std::string> PerFile(New.Files.size());
+  for (const Indexed &I : Valid) {
+    if (I.Entry >= New.Files.size())
+      continue;
+    if (I.Parsed) {
+      PerFile[I.Entry] = B.add(*I.Parsed->Pkg);
+      continue;
+    }
+    std::optional<std::string> Ids;
+    if (size_t O = OldOf[I.Entry]; Old && O < Old->PerFile.size())
+      Ids = B.renumber(*Old, Old->PerFile[O]);
+    if (!Ids)
+      if (std::optional<Manifest> M =
+              decodeManifest(New.Files[I.Entry].Blob, I.File);
+          M && M->Pkg)
+        Ids = B.add(*M->Pkg);
+    if (Ids)
+      PerFile[I.Entry] = std::move(*Ids);
+  }
+  return B.encode(PerFile);
 }
 
 } // namespace
@@ -127,6 +159,13 @@ Error Registry::index(Dir &D) {
   // to a scratch list, published only when the whole directory is valid.
   LoadCache Cache(CacheDir, "registry", D.Path);
   LoadCacheContents Old = Cache.read(), New;
+  // The old file's requirement numbers (RequirementIds.h), and per entry of
+  // the new one, its entry in the old (NoEntry: parsed now).
+  std::shared_ptr<const RequirementTable> OldTable = RequirementTable::read(
+      std::make_shared<const std::string>(std::move(Old.Combined)));
+  constexpr size_t NoEntry = ~size_t(0);
+  std::vector<size_t> OldOf;
+  OldOf.reserve(Files.size());
   // The maps of the files, sized for them at once (a large registry's
   // thousands of names are not rehashed as they go in).
   StringMap<size_t> OldByName(unsigned(Old.Files.size()));
@@ -155,6 +194,7 @@ Error Registry::index(Dir &D) {
                                          Old.Files[It->second].Id == *Id) {
       Valid.push_back({F, Old.Files[It->second].Key, {}, New.Files.size()});
       New.Files.push_back(std::move(Old.Files[It->second]));
+      OldOf.push_back(It->second);
       continue;
     }
     ++ParsedHere;
@@ -178,13 +218,29 @@ Error Registry::index(Dir &D) {
       I.Entry = New.Files.size();
       New.Files.push_back(
           {Name.str(), *Id, I.Key, SharedBytes(encodeManifest(*M))});
+      OldOf.push_back(NoEntry);
     }
     I.Parsed = std::move(*M);
     Valid.push_back(std::move(I));
   }
   Parsed += ParsedHere;
-  if (ParsedHere || New.Files.size() != Old.Files.size())
+  // Per entry of New: its requirement numbers in Table.
+  std::shared_ptr<const RequirementTable> Table = OldTable;
+  std::vector<size_t> IdsAt = OldOf;
+  if (ParsedHere || New.Files.size() != Old.Files.size()) {
+    New.Combined = requirementTable(Valid, New, OldTable, OldOf);
     Cache.write(New);
+    Table = RequirementTable::read(
+        std::make_shared<const std::string>(New.Combined));
+    for (size_t E = 0; E < IdsAt.size(); ++E)
+      IdsAt[E] = E;
+  }
+  auto IdsOf = [&](const Indexed &I) -> StringRef {
+    if (!Table || I.Entry >= IdsAt.size() ||
+        IdsAt[I.Entry] >= Table->PerFile.size())
+      return {};
+    return Table->PerFile[IdsAt[I.Entry]];
+  };
   auto BlobOf = [&](const Indexed &I) -> SharedBytes & {
     static SharedBytes None;
     return I.Entry < New.Files.size() ? New.Files[I.Entry].Blob : None;
@@ -226,9 +282,11 @@ Error Registry::index(Dir &D) {
       S.Loaded = &Storage.back();
     } else {
       S.Blob = std::move(BlobOf(I));
+      S.Ids = IdsOf(I);
     }
   }
   D.CacheFile = Cache.path();
+  D.Table = std::move(Table);
   D.Indexed = true;
   spdlog::debug("registry {}: {} package(s), {} parsed", D.Path,
                 D.ByName.size(), ParsedHere);
@@ -245,6 +303,8 @@ Expected<const Manifest *> Registry::load(const Dir &D, StringRef Key,
   S.Blob = SharedBytes();
   if (!M)
     return M.takeError();
+  if (M->Pkg && D.Table && releaseNumbersFit(S.Ids, M->Pkg->Releases.size()))
+    M->Pkg->Releases.keepRequirementIds(D.Table, S.Ids);
   Storage.push_back(std::move(*M));
   S.Loaded = &Storage.back();
   return S.Loaded;

@@ -85,6 +85,9 @@ private:
   struct Slot {
     std::string File;
     SharedBytes Blob;
+    /// The blob's releases' requirements as numbers into its directory's
+    /// Table (core/manifest/RequirementIds.h); empty without them.
+    llvm::StringRef Ids;
     const Manifest *Loaded = nullptr;
   };
   struct Dir {
@@ -92,6 +95,7 @@ private:
     bool Indexed = false;
     llvm::StringMap<Slot> ByName; // canonical name
     SourcePath CacheFile; // the load cache file of the blobs (made once)
+    std::shared_ptr<const RequirementTable> Table;
   };
   llvm::Error index(Dir &D);
   llvm::Expected<const Manifest *> load(const Dir &D, llvm::StringRef Key,

@@ -2,6 +2,7 @@
 #include "core/plan/FactProvider.h"
 
 #include "core/facts/FactsSchema.h"
+#include "core/manifest/RequirementIds.h"
 #include "core/manifest/Template.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -535,6 +536,13 @@ bool FactProvider::numberedDependencies(
   if (!Index)
     return Unavailable("no such release");
   bool Compiles = Pkg->Kind != BuildKind::Python;
+  // A pure-Python release from source whose requirements the load cache
+  // gave as numbers: read from those, each key and range known already.
+  if (!Compiles && V.epoch() == SourceEpoch && Pkg->Requires.empty())
+    if (std::optional<ReleaseList::RequirementNumbers> Ids =
+            Pkg->Releases.requirementIds(*Index);
+        Ids && numberedFromIds(*Ids, On))
+      return true;
   // A pure-Python release from source needs nothing but its requirements:
   // where it is still the load cache's bytes, they are read from those
   // (requirementRangesInto()) and the release stays undecoded. Either way
@@ -736,15 +744,65 @@ FactProvider::mapNumbered(StringRef Key, RequirementRange &R) const {
     Id = CompilerId;
   } else {
     Id = nameId(Key);
-    Kind K = kindAt(Id);
-    Slot = K == Kind::None ? 2 : K == Kind::Python ? 3 : 4;
+    Slot = packageSlot(Id);
   }
-  if (R.SharedId >= MappedRanges.size())
-    MappedRanges.resize(R.SharedId + 1);
-  std::optional<VersionSet> &Mapped = MappedRanges[R.SharedId][Slot];
+  return {Id, mappedRange(Key, Slot, R.SharedId, *R.Shared)};
+}
+
+const VersionSet &FactProvider::mappedRange(StringRef Key, unsigned Slot,
+                                            uint32_t SharedId,
+                                            const VersionSet &Range) const {
+  if (SharedId >= MappedRanges.size())
+    MappedRanges.resize(SharedId + 1);
+  std::optional<VersionSet> &Mapped = MappedRanges[SharedId][Slot];
   if (!Mapped)
-    Mapped = mapRequirement(Key, *R.Shared).second;
-  return {Id, *Mapped};
+    Mapped = mapRequirement(Key, Range).second;
+  return *Mapped;
+}
+
+FactProvider::TableMemo &
+FactProvider::tableMemo(const std::shared_ptr<const RequirementTable> &T) {
+  // A table per registry directory: a few at most.
+  for (TableMemo &M : Tables)
+    if (M.Of == T)
+      return M;
+  TableMemo &M = Tables.emplace_back();
+  M.Of = T;
+  M.Keys.assign(T->Keys.size(), TableMemo::Unread);
+  M.Ranges.assign(T->Ranges.size(), {0, nullptr});
+  return M;
+}
+
+bool FactProvider::numberedFromIds(const ReleaseList::RequirementNumbers &Ids,
+                                   Numbered &On) {
+  // As the loop of numberedDependencies() over a pure-Python release's
+  // requirements (none with extras: those have no numbers): a tool's key
+  // left out, each other's range mapped for its dependee's kind.
+  TableMemo &T = tableMemo(Ids.Table);
+  const RequirementTable &Table = *Ids.Table;
+  On.reserve(Ids.Count);
+  for (size_t P = 0; P < Ids.Count; ++P) {
+    uint32_t K = Ids.key(P), R = Ids.range(P);
+    if (K >= T.Keys.size() || R >= T.Ranges.size()) {
+      On.clear();
+      return false;
+    }
+    uint32_t &Id = T.Keys[K];
+    if (Id == TableMemo::Unread)
+      Id = toolOf(Table.Keys[K]) == KeyTool::Package ? nameId(Table.Keys[K])
+                                                     : TableMemo::NotPackage;
+    if (Id == TableMemo::NotPackage)
+      continue;
+    auto &[SharedId, Set] = T.Ranges[R];
+    if (!Set &&
+        !(Set = Ranges.decode(Table.Ranges[R], SourcePath(), &SharedId))) {
+      On.clear();
+      return false;
+    }
+    On.emplace_back(
+        Id, mappedRange(Table.Keys[K], packageSlot(Id), SharedId, *Set));
+  }
+  return true;
 }
 
 Version FactProvider::compilerVersion(const CompilerFacts &C) {

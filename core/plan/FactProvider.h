@@ -252,6 +252,36 @@ private:
   /// of key (MappedRanges).
   std::pair<uint32_t, VersionSet> mapNumbered(llvm::StringRef Key,
                                               RequirementRange &R) const;
+  /// The slot of MappedRanges for a requirement on the package numbered Id
+  /// (its kind's).
+  unsigned packageSlot(uint32_t Id) const {
+    Kind K = kindAt(Id);
+    return K == Kind::None ? 2 : K == Kind::Python ? 3 : 4;
+  }
+  /// What mapRequirement() makes of Range, number SharedId in Ranges, for
+  /// Key, whose slot is Slot: made once per range and slot.
+  const VersionSet &mappedRange(llvm::StringRef Key, unsigned Slot,
+                                uint32_t SharedId,
+                                const VersionSet &Range) const;
+  /// What numberedDependencies() reads of a registry's requirement table
+  /// (core/manifest/RequirementIds.h), each key and range once: per key,
+  /// its number (nameId()), NotPackage (a tool's key) or Unread; per range,
+  /// its number in Ranges and the set (null: not read yet).
+  struct TableMemo {
+    static constexpr uint32_t Unread = ~uint32_t(0);
+    static constexpr uint32_t NotPackage = ~uint32_t(1);
+    std::shared_ptr<const RequirementTable> Of;
+    std::vector<uint32_t> Keys;
+    std::vector<std::pair<uint32_t, const VersionSet *>> Ranges;
+  };
+  std::vector<TableMemo> Tables; // one per registry directory read
+  TableMemo &tableMemo(const std::shared_ptr<const RequirementTable> &T);
+  /// numberedDependencies() of a pure-Python release from source whose
+  /// requirements are numbers (ReleaseList::requirementIds()), into On;
+  /// false, On cleared, when a number is not in the table or a range of
+  /// it does not decode (read the release then).
+  bool numberedFromIds(const ReleaseList::RequirementNumbers &Ids,
+                       Numbered &On);
   /// addRequirement(), the names numbered.
   void addNumbered(llvm::StringRef Key, const VersionSet &Range,
                    llvm::ArrayRef<llvm::StringRef> Extras, Numbered &Out) const;

@@ -32,7 +32,7 @@ constexpr StringRef Magic = "cudadeps load cache\n";
 /// 5: a requirement's range is its own bytes (decoded once per distinct one).
 /// 6: a release's requirements first in its bytes; a requirement's text and
 ///    locations one field, skipped in one step.
-constexpr uint64_t FormatVersion = 6;
+constexpr uint64_t FormatVersion = 7;
 
 uint64_t nanoseconds(const struct timespec &T) {
   return uint64_t(T.tv_sec) * 1000000000u + uint64_t(T.tv_nsec);

@@ -5,6 +5,7 @@
 
 #include "core/manifest/ManifestCodec.h"
 #include "core/manifest/Registry.h"
+#include "core/manifest/RequirementIds.h"
 #include "core/plan/FactProvider.h"
 #include "core/support/BinaryCodec.h"
 #include "core/support/LoadCache.h"
@@ -526,6 +527,318 @@ TEST_F(LoadCacheTest, AnotherDirectorysCacheIsNotUsed) {
   // Nor another kind's.
   LoadCache KB(Cache, "knowledge-base", Reg);
   EXPECT_FALSE(KB.deserialize(Mine.serialize(Mine.read())));
+}
+
+TEST_F(LoadCacheTest, ARegistrysRequirementsAreNumbersIntoOneTable) {
+  // Each cached release's requirements are (key, range) numbers into one
+  // table of the directory's keys and ranges, in their map's order; a
+  // release with a requirement naming extras has none.
+  write("a.toml", "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n"
+                  "[[release]]\nversion = \"1.0\"\n[release.requires]\n"
+                  "other = \"*\"\ndep = \">=1.0,<2\"\n"
+                  "[[release]]\nversion = \"2.0\"\n[release.requires]\n"
+                  "dep = \">=1.0,<2\"\n"
+                  "[[release]]\nversion = \"3.0\"\n[release.requires]\n"
+                  "\"mid[cuda]\" = \"!=2.0\"\n"
+                  "[[release]]\nversion = \"4.0\"\n");
+  write("b.toml", pkg("b", "1.0"));
+  ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
+  ASSERT_EQ(Parsed, 2u);
+
+  // Where they are read: decoded from the table, the requirements the
+  // parsed release has.
+  auto ExpectSame = [&](const Package &Cached, const Package &Whole) {
+    const ReleaseList &Rs = std::as_const(Cached.Releases);
+    const ReleaseList &Ws = std::as_const(Whole.Releases);
+    ASSERT_EQ(Rs.size(), Ws.size());
+    for (size_t I = 0; I < Rs.size(); ++I) {
+      std::optional<ReleaseList::RequirementNumbers> Ids = Rs.requirementIds(I);
+      const RequirementMap &Reqs = Ws[I].Requires.get();
+      bool Extras = false;
+      for (const auto &[Key, R] : Reqs)
+        Extras |= !R.Extras.empty();
+      // Parsed now (changed since the cache was written), or naming extras:
+      // no numbers.
+      if (Extras || !Rs.isEncoded(I)) {
+        EXPECT_FALSE(Ids) << Cached.Name << " " << I;
+        continue;
+      }
+      ASSERT_TRUE(Ids) << Cached.Name << " " << I;
+      ASSERT_EQ(Ids->Count, Reqs.size());
+      size_t K = 0;
+      for (const auto &[Key, R] : Reqs) {
+        EXPECT_EQ(Ids->Table->Keys[Ids->key(K)], Key);
+        BinaryDecoder D(Ids->Table->Ranges[Ids->range(K)], "");
+        VersionSet Range;
+        D(Range);
+        EXPECT_TRUE(D.ok());
+        EXPECT_EQ(Range, R.Range) << Key;
+        ++K;
+      }
+    }
+  };
+  auto Check = [&](Registry &R, size_t WantParsed) {
+    Registry Plain({Reg});
+    std::vector<const Package *> Found;
+    for (llvm::StringRef Name : {"a", "b"}) {
+      llvm::Expected<const Manifest *> M = R.find(Name), W = Plain.find(Name);
+      EXPECT_TRUE(M && *M && W && *W);
+      if (!M || !*M || !W || !*W)
+        return Found;
+      ExpectSame(*(*M)->Pkg, *(*W)->Pkg);
+      Found.push_back(&*(*M)->Pkg);
+    }
+    EXPECT_EQ(R.parsedCount(), WantParsed);
+    return Found;
+  };
+  Registry First({Reg}, Cache);
+  std::vector<const Package *> Pkgs = Check(First, 0);
+  ASSERT_EQ(Pkgs.size(), 2u);
+  // One table: "dep" and its range numbered once for both manifests.
+  auto A = Pkgs[0]->Releases.requirementIds(0);
+  auto B = Pkgs[1]->Releases.requirementIds(0);
+  ASSERT_TRUE(A && B);
+  EXPECT_EQ(A->Table, B->Table);
+  EXPECT_EQ(A->Table->Keys.size(), 2u); // dep, other (mid has none)
+  EXPECT_EQ(A->key(0), B->key(0));      // dep
+  EXPECT_EQ(A->range(0), B->range(0));  // >=1.0,<2
+  EXPECT_FALSE(Pkgs[0]->Releases.requirementIds(2)); // extras
+  auto None = Pkgs[0]->Releases.requirementIds(3);
+  ASSERT_TRUE(None);
+  EXPECT_EQ(None->Count, 0u);
+
+  // A change to one file: it is parsed, the others' numbers are numbered
+  // again into the new table (where the changed file's new keys and
+  // ranges come first: b's "dep" is another number).
+  write("a.toml", "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n"
+                  "[[release]]\nversion = \"1.0\"\n[release.requires]\n"
+                  "aaa = \"==7\"\nzzz = \"<3\"\ndep = \"*\"\nother = \"*\"\n");
+  Registry Changed({Reg}, Cache), Again({Reg}, Cache);
+  Check(Changed, 1);
+  Pkgs = Check(Again, 0);
+  ASSERT_EQ(Pkgs.size(), 2u);
+  EXPECT_EQ(Pkgs[0]->Releases.requirementIds(0)->Table->Keys.size(), 4u);
+  // A decoded release keeps its numbers (they are the same requirements).
+  (void)std::as_const(Pkgs[0]->Releases)[0].Requires.get();
+  EXPECT_TRUE(Pkgs[0]->Releases.requirementIds(0));
+}
+
+TEST_F(LoadCacheTest, TheProviderReadsTheNumbersAsTheRequirements) {
+  // The dependencies the provider gives from the numbers are those it gives
+  // from parsed manifests, for every kind of key: a manifest package of
+  // either kind, a name no manifest defines, a tool's key (left out of a
+  // pure-Python release's), and a release with extras (no numbers).
+  write("a.toml", "schema = 1\n[package]\nname = \"a\"\nbuild = \"python\"\n"
+                  "[[release]]\nversion = \"1.0\"\n[release.requires]\n"
+                  "dep = \">=1.0,<2\"\ncomp = \">=0.5\"\ntorch = \">=2.6\"\n"
+                  "gcc = \">=9\"\n"
+                  "[[release]]\nversion = \"2.0\"\n[release.requires]\n"
+                  "dep = \">=1.0,<2\"\n\"comp[x]\" = \"*\"\n"
+                  "[[release]]\nversion = \"3.0\"\n[release.requires]\n"
+                  "dep = \"==1.5\"\n");
+  write("dep.toml", "schema = 1\n[package]\nname = \"dep\"\nbuild = "
+                    "\"python\"\n[[release]]\nversion = \"1.5\"\n"
+                    "[release.requires]\ncomp = \"<1\"\n");
+  write("comp.toml",
+        "schema = 1\n[package]\nname = \"comp\"\nbuild = "
+        "\"torch-extension\"\ngit = \"https://example.com/c.git\"\n"
+        "[[release]]\nversion = \"0.7\"\n"
+        "[release.extras]\nx = { dep = \"*\" }\n");
+  ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
+  Registry R({Reg}, Cache), Plain({Reg});
+  auto LookupIn = [](Registry &In) {
+    return PackageLookup([&In](llvm::StringRef N) -> const Package * {
+      llvm::Expected<const Manifest *> M = In.find(N);
+      if (!M) {
+        llvm::consumeError(M.takeError());
+        return nullptr;
+      }
+      return *M ? &*(*M)->Pkg : nullptr;
+    });
+  };
+  Facts F;
+  KnowledgeBase KB;
+  ResolveRequest Req;
+  // The provider keeps a reference to its lookup.
+  PackageLookup FromCache = LookupIn(R), FromFiles = LookupIn(Plain);
+  FactProvider Cached(Req, FromCache, F, KB, {}),
+      Whole(Req, FromFiles, F, KB, {});
+  size_t Numbered = 0;
+  for (llvm::StringRef Name : {"a", "dep"})
+    for (const char *Text : {"1.0", "1.5", "2.0", "3.0"}) {
+      Version V =
+          cantFail(Version::parse(Text)).withEpoch(encoding::SourceEpoch);
+      PackageDependencies D = Cached.dependencies(Name.str(), V),
+                          W = Whole.dependencies(Name.str(), V);
+      EXPECT_EQ(D.Available, W.Available) << Name.str() << " " << Text;
+      EXPECT_EQ(D.On, W.On) << Name.str() << " " << Text;
+      if (const Package *P = FromCache(Name))
+        if (auto I = P->Releases.indexOf(V.withEpoch(0)))
+          Numbered += bool(P->Releases.requirementIds(*I));
+    }
+  EXPECT_EQ(Numbered, 3u); // a 1.0 and 3.0, dep 1.5 (a 2.0 names extras)
+  EXPECT_EQ(R.parsedCount(), 0u);
+  // torch and comp are there, gcc is not.
+  Version V1 = Version({1, 0}).withEpoch(encoding::SourceEpoch);
+  PackageDependencies D = Cached.dependencies("a", V1);
+  std::vector<std::string> Names;
+  for (const auto &[N, Set] : D.On)
+    Names.push_back(N);
+  EXPECT_EQ(Names, (std::vector<std::string>{"comp", "dep", "torch"}));
+}
+
+TEST_F(LoadCacheTest, NumbersThatDoNotReadAreNotUsed) {
+  // A table whose ranges do not decode, or whose numbers do not read for
+  // the manifest: the releases are read as before, with the same answer.
+  write("a.toml", pkg("a", "1.0"));
+  write("dep.toml", "schema = 1\n[package]\nname = \"dep\"\nbuild = "
+                    "\"python\"\n[[release]]\nversion = \"1.5\"\n");
+  ASSERT_EQ(versionOf("a"), "1.0");
+  LoadCache C(Cache, "registry", Reg);
+  LoadCacheContents Good = C.read();
+  ASSERT_EQ(Good.Files.size(), 2u);
+  auto Table = RequirementTable::read(
+      std::make_shared<const std::string>(Good.Combined));
+  ASSERT_TRUE(Table);
+  ASSERT_EQ(Table->Ranges.size(), 1u);
+  ASSERT_EQ(Table->PerFile.size(), 2u);
+
+  auto Rewrite = [&](std::vector<std::string> Keys,
+                     std::vector<std::string> Ranges,
+                     std::vector<std::string> PerFile) {
+    BinaryEncoder E("");
+    E(Keys, Ranges, PerFile);
+    LoadCacheContents Bad = C.read();
+    Bad.Combined = E.take();
+    C.write(Bad);
+  };
+  std::vector<std::string> Keys(Table->Keys.begin(), Table->Keys.end()),
+      Ranges(Table->Ranges.begin(), Table->Ranges.end()),
+      PerFile(Table->PerFile.begin(), Table->PerFile.end());
+  Version V = Version({1, 0}).withEpoch(encoding::SourceEpoch);
+  auto DepsOfA = [&](bool WantIds) {
+    Registry R({Reg}, Cache);
+    PackageLookup L = [&](llvm::StringRef N) -> const Package * {
+      llvm::Expected<const Manifest *> M = R.find(N);
+      if (!M) {
+        llvm::consumeError(M.takeError());
+        return nullptr;
+      }
+      return *M ? &*(*M)->Pkg : nullptr;
+    };
+    Facts F;
+    KnowledgeBase KB;
+    ResolveRequest Req;
+    FactProvider P(Req, L, F, KB, {});
+    PackageDependencies D = P.dependencies("a", V);
+    EXPECT_EQ(R.parsedCount(), 0u);
+    EXPECT_EQ(bool(L("a")->Releases.requirementIds(0)), WantIds);
+    EXPECT_TRUE(D.Available);
+    return D.On;
+  };
+  auto Right = DepsOfA(true);
+  ASSERT_EQ(Right.size(), 1u);
+  // A range that does not decode, a key or range number beyond the table:
+  // numbers kept, the release read instead where they are read.
+  Rewrite(Keys, {"\xff"}, PerFile);
+  EXPECT_EQ(DepsOfA(true), Right);
+  // a.toml's numbers: 1 release, offsets 0 and 1, the pair (key, range).
+  std::string Words = PerFile[0];
+  ASSERT_EQ(Words.size(), 4u * 5);
+  for (size_t At : {size_t(12), size_t(16)}) {
+    std::vector<std::string> Per = PerFile;
+    Per[0][At] = '\x09';
+    Rewrite(Keys, Ranges, Per);
+    EXPECT_EQ(DepsOfA(true), Right) << At;
+  }
+  // An offset past the pairs, or flagged "none": the words are kept, the
+  // release has no numbers (read as before).
+  for (auto [At, Byte] : {std::pair{size_t(8), '\x02'}, {size_t(7), '\x80'}}) {
+    std::vector<std::string> Per = PerFile;
+    Per[0][At] = Byte;
+    Rewrite(Keys, Ranges, Per);
+    Registry R({Reg}, Cache);
+    llvm::Expected<const Manifest *> M = R.find("a");
+    ASSERT_TRUE(M && *M);
+    EXPECT_FALSE((*M)->Pkg->Releases.requirementIds(0)) << At;
+    EXPECT_EQ(DepsOfA(false), Right) << At;
+  }
+  // Another count of releases, words cut short or one byte more: no
+  // numbers.
+  for (std::string Ids : {std::string("\x02") + Words.substr(1),
+                          Words.substr(0, Words.size() - 4),
+                          Words.substr(0, Words.size() - 1), Words + "x"}) {
+    std::vector<std::string> Per = PerFile;
+    Per[0] = Ids;
+    Rewrite(Keys, Ranges, Per);
+    EXPECT_EQ(DepsOfA(false), Right);
+  }
+  // A table that does not read at all.
+  LoadCacheContents Bad = C.read();
+  Bad.Combined = "\x05";
+  C.write(Bad);
+  EXPECT_EQ(DepsOfA(false), Right);
+}
+
+TEST(RequirementIds, NumbersFitTheirReleasesOrAreNotUsed) {
+  llvm::Expected<Manifest> M = parseManifest(
+      "schema = 1\n[package]\nname = \"x\"\nbuild = \"python\"\n"
+      "[[release]]\nversion = \"1.0\"\n[release.requires]\n"
+      "b = \">=2\"\na = \"*\"\n"
+      "[[release]]\nversion = \"2.0\"\n[release.requires]\n"
+      "\"a[y]\" = \"*\"\n"
+      "[[release]]\nversion = \"3.0\"\n[release.requires]\na = \"<9\"\n",
+      "x.toml");
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  RequirementTableBuilder B;
+  std::string Ids = B.add(*M->Pkg);
+  // The count, four offsets (the second release flagged: extras), three
+  // pairs: a and b of 1.0 in key order, a of 3.0.
+  auto Word = [&](size_t I) { return requirementWord(Ids.data() + 4 * I); };
+  ASSERT_EQ(Ids.size(), 4u * (1 + 4 + 2 * 3));
+  EXPECT_EQ(Word(0), 3u);
+  EXPECT_EQ(Word(1), 0u);
+  EXPECT_EQ(Word(2), 2u | NoRequirementIds);
+  EXPECT_EQ(Word(3), 2u);
+  EXPECT_EQ(Word(4), 3u);
+  auto Table = RequirementTable::read(
+      std::make_shared<const std::string>(B.encode({Ids})));
+  ASSERT_TRUE(Table);
+  EXPECT_EQ(Table->Keys, (std::vector<llvm::StringRef>{"a", "b"}));
+  EXPECT_EQ(Table->Ranges.size(), 3u); // *, >=2, <9
+  EXPECT_EQ(Word(5), 0u);              // a
+  EXPECT_EQ(Word(7), 1u);              // b
+  EXPECT_EQ(Word(9), 0u);              // a again
+
+  EXPECT_TRUE(releaseNumbersFit(Ids, 3));
+  EXPECT_FALSE(releaseNumbersFit(Ids, 2));
+  for (size_t N = 0; N < Ids.size(); ++N)
+    EXPECT_FALSE(releaseNumbersFit(llvm::StringRef(Ids).take_front(N), 3)) << N;
+  EXPECT_FALSE(releaseNumbersFit(Ids + "xxxx", 3));
+  // Renumbered into another table, each number names the same key and
+  // range there.
+  RequirementTableBuilder Other;
+  Other.add(*M->Pkg); // a, b first: numbered again, the same
+  std::optional<std::string> Same = Other.renumber(*Table, Ids);
+  ASSERT_TRUE(Same);
+  EXPECT_EQ(*Same, Ids);
+  std::string Bad = Ids;
+  Bad[4 * 5] = '\x07'; // key 7: not in the table
+  EXPECT_FALSE(Other.renumber(*Table, Bad));
+  EXPECT_FALSE(Other.renumber(*Table, llvm::StringRef(Ids).drop_back()));
+
+  // Any bytes as a table: nothing or views of them, never a crash; a count
+  // far beyond the bytes left allocates nothing.
+  std::string Encoded = B.encode({Ids});
+  for (size_t I = 0; I < Encoded.size(); ++I)
+    for (char C : {'\x01', '\x7f', '\x80', '\xff'}) {
+      std::string F = Encoded;
+      F[I] = C;
+      (void)RequirementTable::read(std::make_shared<const std::string>(F));
+    }
+  EXPECT_FALSE(RequirementTable::read(std::make_shared<const std::string>(
+      std::string("\xff\xff\xff\xff\x0f", 5))));
+  EXPECT_FALSE(RequirementTable::read(nullptr));
 }
 
 TEST(LoadCacheCodec, AnyBytesDecodeWithoutHarm) {
