@@ -72,6 +72,18 @@ protected:
     LoadCache C(Cache, "registry", Reg);
     return C.path();
   }
+  /// A provider's lookup of packages in \p R (the provider keeps a
+  /// reference to it: it must outlive the provider).
+  static PackageLookup lookupIn(Registry &R) {
+    return [&R](llvm::StringRef N) -> const Package * {
+      llvm::Expected<const Manifest *> M = R.find(N);
+      if (!M) {
+        llvm::consumeError(M.takeError());
+        return nullptr;
+      }
+      return *M ? &*(*M)->Pkg : nullptr;
+    };
+  }
 
   TempDir T{"cudadeps-loadcache"};
   std::string Reg, Cache;
@@ -348,14 +360,7 @@ TEST_F(LoadCacheTest, ThePythonReleasesTheSolverWeighsStayUndecoded) {
                     "\"python\"\n[[release]]\nversion = \"1.5\"\n");
   ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
   Registry R({Reg}, Cache);
-  PackageLookup L = [&](llvm::StringRef N) -> const Package * {
-    llvm::Expected<const Manifest *> M = R.find(N);
-    if (!M) {
-      llvm::consumeError(M.takeError());
-      return nullptr;
-    }
-    return *M ? &*(*M)->Pkg : nullptr;
-  };
+  PackageLookup L = lookupIn(R);
   llvm::Expected<Manifest> Parsed = loadManifest(Reg + "/a.toml");
   ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
   PackageLookup FromParsed = [&](llvm::StringRef N) -> const Package * {
@@ -646,21 +651,10 @@ TEST_F(LoadCacheTest, TheProviderReadsTheNumbersAsTheRequirements) {
         "[release.extras]\nx = { dep = \"*\" }\n");
   ASSERT_EQ(versionOf("a"), "1.0"); // parsed, and cached
   Registry R({Reg}, Cache), Plain({Reg});
-  auto LookupIn = [](Registry &In) {
-    return PackageLookup([&In](llvm::StringRef N) -> const Package * {
-      llvm::Expected<const Manifest *> M = In.find(N);
-      if (!M) {
-        llvm::consumeError(M.takeError());
-        return nullptr;
-      }
-      return *M ? &*(*M)->Pkg : nullptr;
-    });
-  };
   Facts F;
   KnowledgeBase KB;
   ResolveRequest Req;
-  // The provider keeps a reference to its lookup.
-  PackageLookup FromCache = LookupIn(R), FromFiles = LookupIn(Plain);
+  PackageLookup FromCache = lookupIn(R), FromFiles = lookupIn(Plain);
   FactProvider Cached(Req, FromCache, F, KB, {}),
       Whole(Req, FromFiles, F, KB, {});
   size_t Numbered = 0;
@@ -718,14 +712,7 @@ TEST_F(LoadCacheTest, NumbersThatDoNotReadAreNotUsed) {
   Version V = Version({1, 0}).withEpoch(encoding::SourceEpoch);
   auto DepsOfA = [&](bool WantIds) {
     Registry R({Reg}, Cache);
-    PackageLookup L = [&](llvm::StringRef N) -> const Package * {
-      llvm::Expected<const Manifest *> M = R.find(N);
-      if (!M) {
-        llvm::consumeError(M.takeError());
-        return nullptr;
-      }
-      return *M ? &*(*M)->Pkg : nullptr;
-    };
+    PackageLookup L = lookupIn(R);
     Facts F;
     KnowledgeBase KB;
     ResolveRequest Req;
