@@ -681,6 +681,50 @@ TEST_F(LoadCacheTest, TheProviderReadsTheNumbersAsTheRequirements) {
   EXPECT_EQ(Names, (std::vector<std::string>{"comp", "dep", "torch"}));
 }
 
+TEST_F(LoadCacheTest, EachDirectorysNumbersAreReadInItsOwnTable) {
+  // Two registry directories, each its own table, where the same numbers
+  // name other keys and ranges: the provider reads each release's in its
+  // directory's table.
+  std::string Second = sub("second");
+  write("a.toml", pkg("a", "1.0")); // a needs dep >=1.0,<2
+  ASSERT_TRUE(writeFile(Second + "/b.toml",
+                        "schema = 1\n[package]\nname = \"b\"\nbuild = "
+                        "\"python\"\n[[release]]\nversion = \"1.0\"\n"
+                        "[release.requires]\nother = \"==4\"\n"));
+  auto Deps = [&](Registry &R, llvm::StringRef Name) {
+    PackageLookup L = lookupIn(R);
+    Facts F;
+    KnowledgeBase KB;
+    ResolveRequest Req;
+    FactProvider P(Req, L, F, KB, {});
+    Version V = Version({1, 0}).withEpoch(encoding::SourceEpoch);
+    std::vector<std::pair<std::string, VersionSet>> Out;
+    for (llvm::StringRef N : {llvm::StringRef("a"), Name})
+      for (auto &D : P.dependencies(N.str(), V).On)
+        Out.push_back(D);
+    return Out;
+  };
+  {
+    Registry Cold({Reg, Second}, Cache);
+    (void)Deps(Cold, "b"); // parsed, and cached
+  }
+  Registry Warm({Reg, Second}, Cache), Plain({Reg, Second});
+  auto FromCache = Deps(Warm, "b");
+  EXPECT_EQ(Warm.parsedCount(), 0u);
+  EXPECT_EQ(FromCache, Deps(Plain, "b"));
+  ASSERT_EQ(FromCache.size(), 2u);
+  EXPECT_EQ(FromCache[0].first, "dep");
+  EXPECT_EQ(FromCache[1].first, "other");
+  const Package *A = lookupIn(Warm)("a"), *B = lookupIn(Warm)("b");
+  ASSERT_TRUE(A && B);
+  auto IdsA = A->Releases.requirementIds(0),
+       IdsB = B->Releases.requirementIds(0);
+  ASSERT_TRUE(IdsA && IdsB);
+  EXPECT_NE(IdsA->Table, IdsB->Table);
+  EXPECT_EQ(IdsA->key(0), IdsB->key(0)); // both 0, each in its own table
+  EXPECT_EQ(IdsA->range(0), IdsB->range(0));
+}
+
 TEST_F(LoadCacheTest, NumbersThatDoNotReadAreNotUsed) {
   // A table whose ranges do not decode, or whose numbers do not read for
   // the manifest: the releases are read as before, with the same answer.
