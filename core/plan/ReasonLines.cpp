@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
+#include <string_view>
 
 using namespace llvm;
 
@@ -35,7 +36,7 @@ void ReasonLines::add(const std::string &Line) {
 void ReasonLines::addNeed(const std::string &From, const std::string &To,
                           const std::string &Set) {
   // Built where it is looked up, on the stack: a line is made only where
-  // one is added or merged.
+  // one is added.
   SmallString<64> Head;
   Head += From;
   Head += " needs ";
@@ -47,55 +48,103 @@ void ReasonLines::addNeed(const std::string &From, const std::string &To,
     for (size_t I = 0; I < Out.size() && !At; ++I)
       if (StringRef(Out[I]).startswith(Head.str()))
         At = I;
-  } else if (auto It = FirstByHead.find(Head.str()); It != FirstByHead.end()) {
+  } else {
+    // One lookup: a new line's head is Head (headOf() reads it so, From
+    // and To without a space), registered here for the line pushed below.
+    auto [It, Inserted] = FirstByHead.try_emplace(Head.str(), Out.size());
+    if (Inserted) {
+      push(concat(Head.str(), Set), /*RegisterHead=*/false);
+      return;
+    }
     At = It->second;
   }
   if (!At) {
-    std::string Line;
-    Line.reserve(Head.size() + Set.size());
-    Line.append(Head.data(), Head.size()).append(Set);
-    push(std::move(Line));
+    push(concat(Head.str(), Set));
     return;
   }
-  StringRef Sets = StringRef(Out[*At]).drop_front(Head.size());
-  Sets.consume_back(" (by release)");
-  SmallVector<StringRef, 4> Known, Alternatives;
-  Sets.split(Known, " or ");
   // A set that reads as several ("X (source build) or Y (prebuilt)") adds
   // those of its alternatives not said yet: said again, it adds none.
-  StringRef(Set).split(Alternatives, " or ");
-  constexpr StringRef Or = " or ", ByRelease = " (by release)";
-  std::string Merged;
-  for (StringRef Alt : Alternatives) {
-    if (is_contained(Known, Alt))
+  SmallVector<StringRef, 4> Adding;
+  splitAlternatives(Set, Adding);
+  std::vector<Span> &Known = knownAlternatives(*At, Head.size());
+  std::string &Line = Out[*At];
+  bool Merged = false;
+  for (StringRef Alt : Adding) {
+    if (any_of(Known, [&](Span S) {
+          return StringRef(Line.data() + S.first, S.second - S.first) == Alt;
+        }))
       continue;
-    if (Merged.empty()) {
-      Merged.reserve(Head.size() + Sets.size() + Or.size() + Set.size() +
-                     ByRelease.size());
-      Merged.append(Head.data(), Head.size()).append(Sets.data(), Sets.size());
+    if (!Merged) {
+      Merged = true;
+      // The texts add() asks about are brought up to date when it next
+      // asks; the head stays, so FirstByHead does too.
+      if (Registered[*At]) {
+        Stale.push_back(Line);
+        Registered[*At] = false;
+        Pending.push_back(*At);
+      }
+      if (StringRef(Line).drop_front(Head.size()).endswith(ByRelease))
+        Line.resize(Line.size() - ByRelease.size());
     }
-    Merged.append(Or.data(), Or.size()).append(Alt.data(), Alt.size());
-    Known.push_back(Alt);
+    Line.append(Or.data(), Or.size());
+    Known.emplace_back(uint32_t(Line.size()),
+                       uint32_t(Line.size() + Alt.size()));
+    Line.append(Alt.data(), Alt.size());
   }
-  if (Merged.empty())
-    return;
-  Merged.append(ByRelease.data(), ByRelease.size());
-  // The head stays, so FirstByHead does too; the texts add() asks about
-  // are brought up to date when it next asks.
-  if (Registered[*At]) {
-    Stale.push_back(std::move(Out[*At]));
-    Registered[*At] = false;
-    Pending.push_back(*At);
-  }
-  Out[*At] = std::move(Merged);
+  if (Merged)
+    Line.append(ByRelease.data(), ByRelease.size());
 }
 
-void ReasonLines::push(std::string Line) {
+void ReasonLines::splitAlternatives(StringRef Sets,
+                                    SmallVectorImpl<StringRef> &Out) {
+  // As Sets.split(Out, Or), whose search builds a table of 256 skips for
+  // each call: these texts are short, and most hold one alternative.
+  std::string_view Rest(Sets.data(), Sets.size());
+  for (size_t At; (At = Rest.find(Or)) != std::string_view::npos;
+       Rest.remove_prefix(At + Or.size()))
+    Out.emplace_back(Rest.data(), At);
+  Out.emplace_back(Rest.data(), Rest.size());
+}
+
+std::string ReasonLines::concat(StringRef Head, StringRef Set) {
+  std::string Line;
+  Line.reserve(Head.size() + Set.size());
+  Line.append(Head.data(), Head.size()).append(Set.data(), Set.size());
+  return Line;
+}
+
+std::vector<ReasonLines::Span> &
+ReasonLines::knownAlternatives(size_t At, size_t HeadSize) {
+  if (Merging.size() <= At)
+    Merging.resize(Out.size());
+  KnownAlternatives &K = Merging[At];
+  if (K.HeadSize == HeadSize)
+    return K.Spans;
+  // Read from the line once: a merge appends to it, so the alternatives
+  // said so far stay where they are (and read the same: none holds " or ",
+  // and none ends the line with " (by release)" but the one a merge puts).
+  K.HeadSize = HeadSize;
+  K.Spans.clear();
+  StringRef Line = Out[At];
+  StringRef Sets = Line.drop_front(HeadSize);
+  Sets.consume_back(ByRelease);
+  SmallVector<StringRef, 4> Pieces;
+  splitAlternatives(Sets, Pieces);
+  for (StringRef P : Pieces) {
+    uint32_t Begin = uint32_t(P.data() - Line.data());
+    K.Spans.emplace_back(Begin, Begin + uint32_t(P.size()));
+  }
+  return K.Spans;
+}
+
+void ReasonLines::push(std::string Line, bool RegisterHead) {
   Out.push_back(std::move(Line));
   Registered.push_back(false);
   Pending.push_back(Out.size() - 1);
   // A merged line keeps its head, and lines are never removed: the first
   // line with a head stays the first.
+  if (!RegisterHead)
+    return;
   if (StringRef Head = headOf(Out.back()); !Head.empty())
     FirstByHead.try_emplace(Head, Out.size() - 1);
 }

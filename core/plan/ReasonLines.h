@@ -11,10 +11,14 @@
 #ifndef CUDADEPS_CORE_PLAN_REASONLINES_H
 #define CUDADEPS_CORE_PLAN_REASONLINES_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cudadeps {
@@ -42,7 +46,25 @@ public:
   std::vector<std::string> take() { return std::move(Out); }
 
 private:
-  void push(std::string Line);
+  static constexpr llvm::StringRef ByRelease = " (by release)";
+  static constexpr std::string_view Or = " or ";
+  /// Where an alternative of a line's sets begins and ends in the line.
+  using Span = std::pair<uint32_t, uint32_t>;
+  struct KnownAlternatives {
+    size_t HeadSize = ~size_t(0); // the head they were read after
+    std::vector<Span> Spans;
+  };
+
+  /// Pushes Line; with RegisterHead, FirstByHead learns its head.
+  void push(std::string Line, bool RegisterHead = true);
+  static std::string concat(llvm::StringRef Head, llvm::StringRef Set);
+  /// Sets' alternatives, split at each " or ", appended to Out.
+  static void splitAlternatives(llvm::StringRef Sets,
+                                llvm::SmallVectorImpl<llvm::StringRef> &Out);
+  /// The alternatives of line At's sets, the head HeadSize bytes: read
+  /// from the line where addNeed() first merges into it (or after another
+  /// head), kept up to date by its merges after.
+  std::vector<Span> &knownAlternatives(size_t At, size_t HeadSize);
   /// Counts Line in Lines and ColonPrefixes; forget() takes it out.
   void registerText(llvm::StringRef Line);
   void forget(llvm::StringRef Line);
@@ -62,6 +84,8 @@ private:
   /// Per head ("A needs B ", A and B without a space), the first line that
   /// begins with it.
   llvm::StringMap<size_t> FirstByHead;
+  /// Per line, those addNeed() has merged into (grown to their index).
+  std::vector<KnownAlternatives> Merging;
 };
 
 } // namespace cudadeps

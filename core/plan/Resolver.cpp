@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cassert>
 #include <map>
 #include <memory>
 #include <set>
@@ -332,8 +333,22 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
       return 3;
     }
   };
-  std::stable_sort(Ids.begin(), Ids.end(),
-                   [&](auto A, auto B) { return Rank(A) < Rank(B); });
+  // In rank order, each rank's in the order given: each rank computed once
+  // (a stable sort asks it at every comparison).
+  std::vector<std::pair<unsigned, solver::IncompId>> Ranked;
+  Ranked.reserve(Ids.size());
+  constexpr unsigned Ranks = 5; // Rank() is 0 to 4
+  unsigned Starts[Ranks + 1] = {};
+  for (solver::IncompId Id : Ids) {
+    unsigned R = Rank(Id);
+    assert(R < Ranks);
+    Ranked.emplace_back(R, Id);
+    ++Starts[R + 1];
+  }
+  for (unsigned R = 1; R <= Ranks; ++R)
+    Starts[R] += Starts[R - 1];
+  for (auto [R, Id] : Ranked)
+    Ids[Starts[R]++] = Id;
   for (solver::IncompId Id : Ids) {
     const auto &N = Tree[Id];
     switch (N.Kind) {
