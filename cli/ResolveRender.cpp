@@ -154,10 +154,8 @@ public:
   void string(StringRef S) {
     if (isPlainJsonText(S))
       OS << '"' << S << '"';
-    else if (json::isUTF8(S))
-      OS << json::Value(S);
     else
-      OS << json::Value(json::fixUTF8(S));
+      writeJsonString(OS, S);
   }
   void null() { OS << "null"; }
   void boolean(bool B) { OS << (B ? "true" : "false"); }

@@ -5,7 +5,8 @@
 // 50,000 '[' in a toolkit's version.json, a plugin's answer or a probe-cache
 // entry overflow the stack. parseJson checks the nesting depth (and the size)
 // with a scan that skips strings before llvm::json sees the text.
-// isPlainJsonText() tells text written as it is from text to escape.
+// isPlainJsonText() tells text written as it is from text to escape, and
+// writeJsonString() writes either.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SUPPORT_JSONSUPPORT_H
@@ -33,6 +34,12 @@ std::optional<size_t> findJsonTooDeep(llvm::StringRef Text,
 /// ASCII (0x20 to 0x7e) without '"' or '\\'. Eight bytes at a time: the
 /// output of a large resolve is thousands of such strings.
 bool isPlainJsonText(llvm::StringRef Text);
+
+/// Writes \p Text as a JSON string, the same bytes as llvm::json writes
+/// (invalid UTF-8 replaced as json::fixUTF8() does), without copying it into
+/// a json::Value or writing it byte by byte: the reasons of a large resolve
+/// are hundreds of kilobytes of lines joined by newlines.
+void writeJsonString(llvm::raw_ostream &OS, llvm::StringRef Text);
 
 /// llvm::json::parse after the depth and size checks. A refused text is an
 /// error that says which limit it broke ("nested deeper than 64 levels at
