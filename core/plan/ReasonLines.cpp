@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/xxhash.h"
 
 #include <optional>
 #include <string_view>
@@ -45,18 +46,23 @@ void ReasonLines::addNeed(const std::string &From, const std::string &To,
   std::optional<size_t> At;
   if (StringRef(From).contains(' ') || StringRef(To).contains(' ')) {
     // Not a head that FirstByHead holds: looked for line by line.
-    for (size_t I = 0; I < Out.size() && !At; ++I)
-      if (StringRef(Out[I]).startswith(Head.str()))
-        At = I;
+    At = firstBeginning(Head);
   } else {
     // One lookup: a new line's head is Head (headOf() reads it so, From
     // and To without a space), registered here for the line pushed below.
-    auto [It, Inserted] = FirstByHead.try_emplace(Head.str(), Out.size());
+    auto [It, Inserted] =
+        FirstByHead.try_emplace(HashHead(Head), uint32_t(Out.size()));
     if (Inserted) {
       push(concat(Head.str(), Set), /*RegisterHead=*/false);
       return;
     }
-    At = It->second;
+    // A line begins with one such head at most: the line found begins with
+    // Head, or another head has the same hash (then looked for line by
+    // line, and Head's line, if new, is not registered).
+    if (StringRef(Out[It->second]).startswith(Head.str()))
+      At = It->second;
+    else
+      At = firstBeginning(Head);
   }
   if (!At) {
     push(concat(Head.str(), Set));
@@ -146,7 +152,16 @@ void ReasonLines::push(std::string Line, bool RegisterHead) {
   if (!RegisterHead)
     return;
   if (StringRef Head = headOf(Out.back()); !Head.empty())
-    FirstByHead.try_emplace(Head, Out.size() - 1);
+    FirstByHead.try_emplace(HashHead(Head), uint32_t(Out.size() - 1));
+}
+
+uint64_t ReasonLines::headHash(StringRef Head) { return xxHash64(Head) >> 1; }
+
+std::optional<size_t> ReasonLines::firstBeginning(StringRef Head) const {
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (StringRef(Out[I]).startswith(Head))
+      return I;
+  return std::nullopt;
 }
 
 void ReasonLines::registerPending() {

@@ -11,11 +11,13 @@
 #ifndef CUDADEPS_CORE_PLAN_REASONLINES_H
 #define CUDADEPS_CORE_PLAN_REASONLINES_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,6 +32,14 @@ namespace cudadeps {
 /// line, "X needs torch >=2.5 or >=2.7 (by release)".
 class ReasonLines {
 public:
+  /// How a head is hashed for FirstByHead (never to ~0 or ~0 - 1):
+  /// xxHash64 shifted right by one. Tests give one that collides.
+  using HeadHashFn = uint64_t (*)(llvm::StringRef Head);
+  static uint64_t headHash(llvm::StringRef Head);
+
+  ReasonLines() = default;
+  explicit ReasonLines(HeadHashFn Hash) : HashHead(Hash) {}
+
   /// Adds Line unless it is empty, said already, or begins a line said
   /// already followed by a colon.
   void add(const std::string &Line);
@@ -58,6 +68,8 @@ private:
   /// Pushes Line; with RegisterHead, FirstByHead learns its head.
   void push(std::string Line, bool RegisterHead = true);
   static std::string concat(llvm::StringRef Head, llvm::StringRef Set);
+  /// The first line that begins with Head, looked for line by line.
+  std::optional<size_t> firstBeginning(llvm::StringRef Head) const;
   /// Sets' alternatives, split at each " or ", appended to Out.
   static void splitAlternatives(llvm::StringRef Sets,
                                 llvm::SmallVectorImpl<llvm::StringRef> &Out);
@@ -81,9 +93,11 @@ private:
   std::vector<bool> Registered;
   std::vector<size_t> Pending;
   std::vector<std::string> Stale;
-  /// Per head ("A needs B ", A and B without a space), the first line that
-  /// begins with it.
-  llvm::StringMap<size_t> FirstByHead;
+  /// Per head ("A needs B ", A and B without a space), by its hash
+  /// (headHash()), the first line that begins with it; a head whose hash
+  /// another took first is looked for line by line.
+  llvm::DenseMap<uint64_t, uint32_t> FirstByHead;
+  HeadHashFn HashHead = headHash;
   /// Per line, those addNeed() has merged into (grown to their index).
   std::vector<KnownAlternatives> Merging;
 };
