@@ -159,15 +159,6 @@ struct Release {
   Boxed<PrebuiltMatrix> Prebuilt; // absent from most releases
 };
 
-/// A package's releases, in file order: a vector of Release, except that
-/// from the load cache each release's version is decoded at once and the
-/// rest of it when the release is first read. A solve lists the versions of
-/// every release of each package it weighs and reads a few of them; the
-/// rest of a release (its text, locations, requirements, archs) was most of
-/// what decoding a large registry cost, and of its memory. version(I) and
-/// find() read only versions. Reading is const and safe from several
-/// threads; anything that changes the list, or reads it through a non-const
-/// reference, decodes every release first.
 struct RequirementTable;
 /// Set in a release's offset among its list's requirement numbers
 /// (RequirementTableBuilder::add()): it has none.
@@ -177,6 +168,15 @@ inline uint32_t requirementWord(const char *At) {
   return llvm::support::endian::read32le(At);
 }
 
+/// A package's releases, in file order: a vector of Release, except that
+/// from the load cache each release's version is decoded at once and the
+/// rest of it when the release is first read. A solve lists the versions of
+/// every release of each package it weighs and reads a few of them; the
+/// rest of a release (its text, locations, requirements, archs) was most of
+/// what decoding a large registry cost, and of its memory. version(I) and
+/// find() read only versions. Reading is const and safe from several
+/// threads; anything that changes the list, or reads it through a non-const
+/// reference, decodes every release first.
 class ReleaseList {
 public:
   /// Decodes Bytes (what the codec wrote after a release's version) into

@@ -2,6 +2,8 @@
 
 #include "core/support/BinaryCodec.h"
 
+#include "llvm/Support/Endian.h"
+
 #include <string_view>
 #include <utility>
 
@@ -50,12 +52,11 @@ namespace {
 class Words {
 public:
   void put(uint32_t W) {
-    for (unsigned I = 0; I < 4; ++I)
-      Out.push_back(char(W >> (8 * I)));
+    Out.resize(Out.size() + 4);
+    set(Out.size() / 4 - 1, W);
   }
   void set(size_t At, uint32_t W) {
-    for (unsigned I = 0; I < 4; ++I)
-      Out[4 * At + I] = char(W >> (8 * I));
+    llvm::support::endian::write32le(&Out[4 * At], W);
   }
   std::string take() { return std::move(Out); }
 
@@ -105,12 +106,8 @@ RequirementTableBuilder::renumber(const RequirementTable &Old,
              Range = requirementWord(Ids.data() + At + 4);
     if (Key >= Old.Keys.size() || Range >= Old.Ranges.size())
       return std::nullopt;
-    Key = key(Old.Keys[Key]);
-    Range = range(Old.Ranges[Range]);
-    for (unsigned I = 0; I < 4; ++I) {
-      Out[At + I] = char(Key >> (8 * I));
-      Out[At + 4 + I] = char(Range >> (8 * I));
-    }
+    llvm::support::endian::write32le(&Out[At], key(Old.Keys[Key]));
+    llvm::support::endian::write32le(&Out[At + 4], range(Old.Ranges[Range]));
   }
   return Out;
 }

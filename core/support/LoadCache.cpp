@@ -32,6 +32,8 @@ constexpr StringRef Magic = "cudadeps load cache\n";
 /// 5: a requirement's range is its own bytes (decoded once per distinct one).
 /// 6: a release's requirements first in its bytes; a requirement's text and
 ///    locations one field, skipped in one step.
+/// 7: Combined holds the registry's requirement table and each manifest's
+///    requirements as numbers into it (core/manifest/RequirementIds.h).
 constexpr uint64_t FormatVersion = 7;
 
 uint64_t nanoseconds(const struct timespec &T) {
