@@ -27,6 +27,7 @@
 #include "core/solver/DerivationTree.h"
 #include "core/solver/Incompatibility.h"
 #include "core/solver/PartialSolution.h"
+#include "core/solver/RadixQueue.h"
 #include "core/solver/SetTable.h"
 #include "core/solver/Term.h"
 #include "core/support/NameIndex.h"
@@ -44,7 +45,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -1173,16 +1173,25 @@ private:
     // smallest proof (the sizes of its dependee versions' proofs summed),
     // so that a reason says the least it can. The versions found are the
     // same whichever is blamed.
+    // Taken in the order of (Size, Pkg, Index, Edge). Every size offered
+    // is at least the size of the death that offers it, so the sizes
+    // taken never go down: a radix queue (RadixQueue.h), where a binary
+    // heap compared whole candidates at each of its levels.
     struct Candidate {
       uint64_t Size;
       PackageId Pkg;
       uint32_t Index, Edge;
-      bool operator>(const Candidate &O) const {
-        return std::tie(Size, Pkg, Index, Edge) >
-               std::tie(O.Size, O.Pkg, O.Index, O.Edge);
+    };
+    struct SizeOf {
+      uint64_t operator()(const Candidate &C) const { return C.Size; }
+    };
+    struct SameSizeFirst {
+      bool operator()(const Candidate &A, const Candidate &B) const {
+        return std::tie(A.Pkg, A.Index, A.Edge) <
+               std::tie(B.Pkg, B.Index, B.Edge);
       }
     };
-    std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> Heap;
+    RadixQueue<Candidate, SizeOf, SameSizeFirst> Queue;
     // The edges with the same dependee and range are a group: they allow
     // the same versions, and the search below counts each group's once,
     // not each edge's. Per group: its dependee, range and runs (a few
@@ -1252,7 +1261,7 @@ private:
       for (uint32_t K = 0; K < I.Ascending.size(); ++K) {
         const VersionDeps &D = depsAt(Pkg, I, K);
         if (!D.Available) {
-          Heap.push({1, Pkg, K, NoEdge});
+          Queue.push({1, Pkg, K, NoEdge});
           continue;
         }
         for (uint32_t J = 0; J < D.On.size(); ++J)
@@ -1353,16 +1362,35 @@ private:
     // not known dead). Flat, as the other per-version arrays here: the
     // deaths come in no order of package.
     std::vector<uint64_t> Size(Base.back(), 0);
-    std::vector<size_t> Start;
-    FilledOnce<uint32_t> Allowing =
-        byBucket<uint32_t>(Base.back(), Start, [&](auto Visit) {
-          for (uint32_t G = 0; G < Groups; ++G) {
-            const Group &Of = GroupsOf[G];
-            for (uint32_t R = Of.Runs; R < Of.RunsEnd; ++R)
-              for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
-                Visit(Base[Of.Dependee] + K, G);
-          }
-        });
+    // How many groups allow each version, counted by where each run
+    // begins and ends (one step per run, where counting version by
+    // version took one per version a run allows: most allow several),
+    // then each group placed at its versions.
+    std::vector<size_t> Start(Base.back() + 1, 0);
+    for (uint32_t G = 0; G < Groups; ++G) {
+      const Group &Of = GroupsOf[G];
+      for (uint32_t R = Of.Runs; R < Of.RunsEnd; ++R) {
+        ++Start[Base[Of.Dependee] + Pr.Runs[R].first];
+        --Start[Base[Of.Dependee] + Pr.Runs[R].second]; // wraps, undone below
+      }
+    }
+    // Start[Slot]: the versions' counts before it, summed.
+    for (size_t Slot = 0, Covering = 0, Before = 0; Slot <= Base.back();
+         ++Slot) {
+      Covering += Start[Slot];
+      Start[Slot] = Before;
+      Before += Covering;
+    }
+    FilledOnce<uint32_t> Allowing(Start.back());
+    {
+      std::vector<size_t> Next(Start.begin(), Start.end() - 1);
+      for (uint32_t G = 0; G < Groups; ++G) {
+        const Group &Of = GroupsOf[G];
+        for (uint32_t R = Of.Runs; R < Of.RunsEnd; ++R)
+          for (size_t K = Pr.Runs[R].first; K < Pr.Runs[R].second; ++K)
+            Allowing[Next[Base[Of.Dependee] + K]++] = G;
+      }
+    }
     // Per group: the summed proof sizes of the versions its range allows
     // that are known dead (its every edge's), and how many it allows that
     // are not yet; together, as a death updates both.
@@ -1391,19 +1419,19 @@ private:
           __builtin_prefetch(&Pr.Edges[GroupEdges[A + Ahead]]);
         const PruneEdge &Edge = Pr.Edges[GroupEdges[A]];
         if (!Size[Base[Edge.Depender] + Edge.Index])
-          Heap.push({Total, Edge.Depender, Edge.Index, GroupEdges[A]});
+          Queue.push({Total, Edge.Depender, Edge.Index, GroupEdges[A]});
       }
     };
     for (uint32_t G = 0; G < Groups; ++G)
       if (!(Pend[G].Waiting =
                 versionsIn(GroupsOf[G].Runs, GroupsOf[G].RunsEnd)))
         Offer(G);
-    while (!Heap.empty()) {
-      Candidate C = Heap.top();
-      Heap.pop();
+    while (!Queue.empty()) {
+      Candidate C = Queue.top();
+      Queue.pop();
       size_t Slot = Base[C.Pkg] + C.Index;
-      if (!Heap.empty()) {
-        const Candidate &Next = Heap.top();
+      if (!Queue.empty()) {
+        const Candidate &Next = Queue.top();
         __builtin_prefetch(Allowing.data() +
                            Start[Base[Next.Pkg] + Next.Index]);
       }
