@@ -488,9 +488,11 @@ PackageDependencies FactProvider::dependencies(const std::string &P,
   if (!N.Available)
     return PackageDependencies::unavailable(std::move(N.Reason));
   std::vector<std::pair<std::string, VersionSet>> On;
-  On.reserve(N.On.size());
+  On.reserve(N.On.size() + N.ByNumber.size());
   for (auto &[Id, Set] : N.On)
     On.emplace_back(KindNames[Id], std::move(Set));
+  for (auto [Id, Range] : N.ByNumber)
+    On.emplace_back(KindNames[Id], rangeOf(Range));
   return PackageDependencies::available(std::move(On));
 }
 
@@ -499,6 +501,7 @@ bool FactProvider::numberedDependencies(
     solver::NumberedDependencies<VersionSet> &Out) {
   Out.Available = true;
   Out.On.clear();
+  Out.ByNumber.clear();
   Out.Reason.clear();
   auto Unavailable = [&](std::string Why) {
     Out.Available = false;
@@ -541,7 +544,7 @@ bool FactProvider::numberedDependencies(
   if (!Compiles && V.epoch() == SourceEpoch && Pkg->Requires.empty())
     if (std::optional<ReleaseList::RequirementNumbers> Ids =
             Pkg->Releases.requirementIds(*Index);
-        Ids && numberedFromIds(*Ids, On))
+        Ids && numberedFromIds(*Ids, Out))
       return true;
   // A pure-Python release from source needs nothing but its requirements:
   // where it is still the load cache's bytes, they are read from those
@@ -773,13 +776,16 @@ FactProvider::tableMemo(const std::shared_ptr<const RequirementTable> &T) {
   return M;
 }
 
-bool FactProvider::numberedFromIds(const ReleaseList::RequirementNumbers &Ids,
-                                   Numbered &On) {
+bool FactProvider::numberedFromIds(
+    const ReleaseList::RequirementNumbers &Ids,
+    solver::NumberedDependencies<VersionSet> &Out) {
   // As the loop of numberedDependencies() over a pure-Python release's
   // requirements (none with extras: those have no numbers): a tool's key
-  // left out, each other's range mapped for its dependee's kind.
+  // left out, each other's range mapped for its dependee's kind, given by
+  // its number (rangeOf()).
   TableMemo &T = tableMemo(Ids.Table);
   const RequirementTable &Table = *Ids.Table;
+  auto &On = Out.ByNumber;
   On.reserve(Ids.Count);
   for (size_t P = 0; P < Ids.Count; ++P) {
     uint32_t K = Ids.key(P), R = Ids.range(P);
@@ -799,10 +805,17 @@ bool FactProvider::numberedFromIds(const ReleaseList::RequirementNumbers &Ids,
       On.clear();
       return false;
     }
-    On.emplace_back(
-        Id, mappedRange(Table.Keys[K], packageSlot(Id), SharedId, *Set));
+    On.emplace_back(Id, mappedRangeNumber(Table.Keys[K], packageSlot(Id),
+                                          SharedId, *Set));
   }
   return true;
+}
+
+VersionSet FactProvider::rangeOf(uint32_t Number) const {
+  assert(Number / MappedSlots < MappedRanges.size() &&
+         MappedRanges[Number / MappedSlots][Number % MappedSlots] &&
+         "a range number numberedFromIds() gave");
+  return *MappedRanges[Number / MappedSlots][Number % MappedSlots];
 }
 
 Version FactProvider::compilerVersion(const CompilerFacts &C) {

@@ -108,6 +108,10 @@ public:
   numberedDependencies(const std::string &P, const Version &V,
                        solver::NumberedDependencies<VersionSet> &Out) override;
   std::string nameOf(uint32_t Id) const override { return KindNames[Id]; }
+  /// A pure-Python release's requirements read from the load cache's
+  /// numbers (numberedFromIds()) are numbered ranges: the range mapped for
+  /// its dependee's kind (mappedRange()), numbered by its place there.
+  VersionSet rangeOf(uint32_t Number) const override;
 
   std::vector<SolverFact> facts(const std::string &P) override;
 
@@ -281,7 +285,7 @@ private:
   /// false, On cleared, when a number is not in the table or a range of
   /// it does not decode (read the release then).
   bool numberedFromIds(const ReleaseList::RequirementNumbers &Ids,
-                       Numbered &On);
+                       solver::NumberedDependencies<VersionSet> &Out);
   /// addRequirement(), the names numbered.
   void addNumbered(llvm::StringRef Key, const VersionSet &Range,
                    llvm::ArrayRef<llvm::StringRef> Extras, Numbered &Out) const;
@@ -337,7 +341,15 @@ private:
   /// Per range of Ranges (by its number there), what mapRequirement()
   /// makes of it for a key that is gcc, clang, or of Kind None, Python or
   /// Compiled.
-  mutable std::vector<std::array<std::optional<VersionSet>, 5>> MappedRanges;
+  static constexpr unsigned MappedSlots = 5;
+  mutable std::vector<std::array<std::optional<VersionSet>, MappedSlots>>
+      MappedRanges;
+  /// The number of MappedRanges[SharedId][Slot] (rangeOf()), made first.
+  uint32_t mappedRangeNumber(llvm::StringRef Key, unsigned Slot,
+                             uint32_t SharedId, const VersionSet &Range) const {
+    mappedRange(Key, Slot, SharedId, Range);
+    return SharedId * MappedSlots + Slot;
+  }
   const Facts &F;
   const KnowledgeBase &KB;
   std::vector<std::string> Targets;

@@ -48,6 +48,12 @@ template <class P, class VS> struct Dependencies {
 template <class VS> struct NumberedDependencies {
   bool Available = true;
   std::vector<std::pair<uint32_t, VS>> On;
+  /// More dependencies, after On's, where the provider numbers its ranges
+  /// too (DependencyProvider::rangeOf()): the dependee's number and the
+  /// range's. A large registry's tens of thousands of dependencies have a
+  /// few hundred distinct ranges: a range number the solver has met is one
+  /// array read, where a set was copied, handed over and looked up.
+  std::vector<std::pair<uint32_t, uint32_t>> ByNumber;
   std::string Reason;
 };
 
@@ -81,6 +87,10 @@ public:
   }
   /// The name numberedDependencies() numbered Id; asked once per number.
   virtual P nameOf(uint32_t Id) const { return P(); }
+  /// The range numberedDependencies() numbered Number (ByNumber); asked
+  /// once per number. A number stands for the same range for as long as
+  /// the provider lives.
+  virtual VS rangeOf(uint32_t Number) const { return VS(); }
 
   /// External facts about Package, asked once, the first time the solver is
   /// about to pick a version of it (for the root package: before solving).

@@ -654,17 +654,27 @@ private:
     // By the provider's numbers where it numbers its names: each name
     // hashed once per solve, not once per dependency.
     Numbered.On.clear();
+    Numbered.ByNumber.clear();
     if (Provider.numberedDependencies(Names[Pkg], I.Ascending[Index],
                                       Numbered)) {
       if (!readAvailable(D, Numbered))
         return D;
-      D.On.reserve(Numbered.On.size());
-      for (auto &[Number, Set] : Numbered.On) {
+      D.On.reserve(Numbered.On.size() + Numbered.ByNumber.size());
+      auto NameOf = [&](uint32_t Number) {
         if (Number >= NameOfNumber.size())
           NameOfNumber.resize(Number + 1, NoName);
         if (NameOfNumber[Number] == NoName)
           NameOfNumber[Number] = depName(Provider.nameOf(Number));
-        D.On.push_back({NameOfNumber[Number], internShared(std::move(Set))});
+        return NameOfNumber[Number];
+      };
+      for (auto &[Number, Set] : Numbered.On)
+        D.On.push_back({NameOf(Number), internShared(std::move(Set))});
+      for (auto [Number, Range] : Numbered.ByNumber) {
+        if (Range >= SetOfRange.size())
+          SetOfRange.resize(Range + 1, NoSet);
+        if (SetOfRange[Range] == NoSet)
+          SetOfRange[Range] = internShared(Provider.rangeOf(Range));
+        D.On.push_back({NameOf(Number), SetOfRange[Range]});
       }
       return D;
     }
@@ -2643,6 +2653,9 @@ private:
   std::vector<uint32_t> NameOfNumber;
   static constexpr uint32_t NoName = ~uint32_t(0);
   NumberedDependencies<VS> Numbered;
+  /// Per range number the provider gave (NumberedDependencies::ByNumber):
+  /// its set in sets() (NoSet until met).
+  std::vector<SetId> SetOfRange;
   /// internShared()'s sets by the array they share.
   llvm::DenseMap<const void *, std::pair<SetId, VS>> SharedSets;
   /// The reasons of the unavailable versions read (VersionDeps::Reason).

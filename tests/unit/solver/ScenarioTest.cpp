@@ -392,3 +392,88 @@ TEST(SolverScenario, DependeesByNumberSolveAndFailAsByName) {
   EXPECT_EQ(explainFailure(*D.Failure, pubStyle()),
             explainFailure(*C.Failure, pubStyle()));
 }
+
+/// The same registry, its ranges given by number too (ByNumber,
+/// rangeOf()): each version's first dependency in On with its set, the
+/// others in ByNumber, so that a version has both; ranges numbered from
+/// 500 down by their text, each number's range counted where the solver
+/// asks it.
+class RangeNumberedRegistry : public NumberedRegistry {
+public:
+  bool
+  numberedDependencies(const std::string &Package, const Version &V,
+                       solver::NumberedDependencies<VersionSet> &Out) override {
+    NumberedRegistry::numberedDependencies(Package, V, Out);
+    for (size_t K = 1; K < Out.On.size(); ++K) {
+      const VersionSet &Set = Out.On[K].second;
+      auto It = Ranges.find(Set.str());
+      if (It == Ranges.end())
+        It = Ranges.emplace(Set.str(), std::pair(500 - uint32_t(Ranges.size()),
+                                                 Set))
+                 .first;
+      Out.ByNumber.emplace_back(Out.On[K].first, It->second.first);
+    }
+    if (Out.On.size() > 1)
+      Out.On.resize(1);
+    return true;
+  }
+  VersionSet rangeOf(uint32_t Number) const override {
+    ++RangeAsked[Number];
+    for (auto &[Text, Numbered] : Ranges)
+      if (Numbered.first == Number)
+        return Numbered.second;
+    ADD_FAILURE() << "no range numbered " << Number;
+    return VersionSet::empty();
+  }
+  std::map<std::string, std::pair<uint32_t, VersionSet>> Ranges;
+  mutable std::map<uint32_t, unsigned> RangeAsked;
+};
+
+TEST(SolverScenario, RangesByNumberSolveAndFailAsBySet) {
+  // Versions whose dependencies are in On and in ByNumber together, in
+  // that order, with ranges shared between versions and packages; a
+  // search with backtracking, pruning, and a root that cannot be
+  // satisfied, each the same with ranges by number as with sets.
+  auto Fill = [](Registry &R) {
+    R.add("myapp", "0.0.0", {{"app", "any"}});
+    R.add("app", "1.0.0", {{"foo", "any"}, {"bar", "any"}, {"baz", "any"}});
+    for (int I = 0; I <= 4; ++I)
+      for (int J = 0; J <= 4; ++J) {
+        std::string IJ = std::to_string(I) + "." + std::to_string(J) + ".0";
+        R.add("foo", IJ, {{"qux", "any"}, {"baz", std::to_string(I) + ".0.0"}});
+        R.add("bar", IJ, {{"qux", "any"}, {"baz", "0." + std::to_string(J) + ".0"}});
+      }
+    R.add("qux", "1.0.0");
+    R.add("baz", "0.0.0");
+    R.addUnavailable("baz", "0.1.0", "its sources are gone");
+    R.add("bad", "1.0.0", {{"badapp", "any"}});
+    R.add("badapp", "1.0.0",
+          {{"qux", "any"}, {"foo", ">=1.0.0"}, {"bar", ">=1.0.0"}});
+  };
+  for (unsigned PruneAfter : {0u, UINT_MAX}) {
+    SCOPED_TRACE(PruneAfter);
+    for (const char *Root : {"myapp", "bad"}) {
+      Registry Named;
+      RangeNumberedRegistry Numbered;
+      Fill(Named);
+      Fill(Numbered);
+      PackageSolver SA(Named, Root, ver(Root == std::string("bad") ? "1.0.0"
+                                                                    : "0.0.0"));
+      PackageSolver SB(Numbered, Root,
+                       ver(Root == std::string("bad") ? "1.0.0" : "0.0.0"));
+      SA.setPruneAfter(PruneAfter);
+      SB.setPruneAfter(PruneAfter);
+      PackageSolveResult A = SA.solve(), B = SB.solve();
+      ASSERT_EQ(A.solved(), B.solved()) << Root;
+      if (A.solved())
+        EXPECT_EQ(solutionOf(B, Root), solutionOf(A, Root));
+      else
+        EXPECT_EQ(explainFailure(*B.Failure, pubStyle()),
+                  explainFailure(*A.Failure, pubStyle()));
+      // Ranges were given by number, and each number met asked once.
+      EXPECT_FALSE(Numbered.RangeAsked.empty()) << Root;
+      for (auto &[Number, Times] : Numbered.RangeAsked)
+        EXPECT_EQ(Times, 1u) << Root << ": range " << Number;
+    }
+  }
+}
