@@ -766,6 +766,20 @@ private:
     return Id;
   }
 
+  /// store() of a derived incompatibility whose one term is Pkg's Key
+  /// and whose causes and terms materialize() writes where it is read (a
+  /// dead run's), made in place: tens of thousands of dead runs each built
+  /// a record, moved it, and copied its term through store()'s arrays.
+  IncompId storeRun(PackageId Pkg, TermKey Key) {
+    IncompId Id = Store.size();
+    IncompatibilityT &I = Store.emplace_back();
+    I.Kind = CauseKind::Derived;
+    I.Cause1 = I.Cause2 = NoEdge;
+    Meta.emplace_back().assignOne(Pkg, Key);
+    Tainted.push_back(false);
+    return Id;
+  }
+
   IncompId addIncompatibility(IncompatibilityT I) {
     IncompId Id = store(std::move(I), false);
     index(Id);
@@ -894,6 +908,14 @@ private:
                               const_cast<TermKey *>(T.Keys));
       std::uninitialized_copy(Packages.begin(), Packages.end(),
                               const_cast<PackageId *>(T.Packages));
+    }
+    /// assign() of one term, inline.
+    void assignOne(PackageId Package, TermKey Key) {
+      Count = 1;
+      Spill.reset();
+      new (InlineRelations) CachedRelation();
+      InlineKeys[0] = Key;
+      InlinePackages[0] = Package;
     }
     llvm::ArrayRef<PackageId> packages() const {
       return {layout().Packages, Count};
@@ -1556,17 +1578,13 @@ private:
       const bool NeedsNone = Needs;
       assert(NeedsNone == AsksNone() &&
              "a group's dead versions rule out the same for all its edges");
-      IncompatibilityT New;
-      New.Kind = CauseKind::Derived;
-      New.Cause1 = New.Cause2 = NoEdge; // materialize() writes them
       // Its set, by the package's list of versions: the same run of the
       // same versions is the same set, built and interned once.
       auto [Span, NewSpan] =
           SpanOf.try_emplace({listOf(X.Pkg), uint64_t(From) << 32 | To});
       if (NewSpan)
         Span->second = sets().intern(span(info(X.Pkg), From, To));
-      TermKey Run{Span->second, true};
-      IncompId Id = store(std::move(New), false, {X.Pkg}, {Run});
+      IncompId Id = storeRun(X.Pkg, TermKey{Span->second, true});
       index(Id);
       if (Pr.Lazy.size() <= Id - Pr.LazyBase)
         Pr.Lazy.resize(Id - Pr.LazyBase + 1);
