@@ -805,8 +805,8 @@ bool FactProvider::numberedFromIds(
       On.clear();
       return false;
     }
-    On.emplace_back(Id, mappedRangeNumber(Table.Keys[K], packageSlot(Id),
-                                          SharedId, *Set));
+    On.emplace_back(
+        Id, mappedRangeNumber(Table.Keys[K], packageSlot(Id), SharedId, *Set));
   }
   return true;
 }

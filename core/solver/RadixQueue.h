@@ -51,11 +51,10 @@ public:
     }
     // Bucket 0 is sorted with its smallest last: placed by Less.
     std::vector<T> &Zero = Buckets[0];
-    Zero.insert(std::upper_bound(Zero.begin(), Zero.end(), Item,
-                                 [&](const T &A, const T &B) {
-                                   return Before(B, A);
-                                 }),
-                Item);
+    Zero.insert(
+        std::upper_bound(Zero.begin(), Zero.end(), Item,
+                         [&](const T &A, const T &B) { return Before(B, A); }),
+        Item);
   }
 
   /// The next item: the smallest key, and of those the first by Less.

@@ -1238,24 +1238,20 @@ private:
     std::vector<uint32_t> GroupOf;
     // Per edge while they are read: its range.
     std::vector<SetId> EdgeRange;
-    // Per list of versions (listOf()) and range: the runs the range allows
-    // (Runs to RunsEnd in Pr.Runs), found once and shared by the groups of
-    // every dependee with those versions.
+    // Per list of versions (ListOfPackage) and range: the runs the range
+    // allows (Runs to RunsEnd in Pr.Runs), found once and shared by the
+    // groups of every dependee with those versions.
     llvm::DenseMap<uint64_t, std::pair<uint32_t, uint32_t>> RunsOf;
     // Per package: the number of its list of versions among the distinct
-    // lists (NoList until asked), each list's first package and the next
+    // lists (NoList for the root), each list's first package and the next
     // list of the same hash, and by hash the last list made with it.
     constexpr uint32_t NoList = ~uint32_t(0);
     std::vector<uint32_t> ListOfPackage;
     std::vector<PackageId> ListFirst;
     std::vector<uint32_t> ListNext;
     llvm::DenseMap<uint64_t, uint32_t> ListByHash;
-    auto listOf = [&](PackageId Pkg) {
-      if (ListOfPackage.size() <= Pkg)
-        ListOfPackage.resize(Names.size(), NoList);
-      if (ListOfPackage[Pkg] != NoList)
-        return ListOfPackage[Pkg];
-      const std::vector<V> &Versions = info(Pkg).Ascending;
+    // Numbered as each package is read below (every one but the root's).
+    auto numberList = [&](PackageId Pkg, const std::vector<V> &Versions) {
       llvm::hash_code H = llvm::hash_value(Versions.size());
       for (const V &Version : Versions)
         H = llvm::hash_combine(H, Version.hash());
@@ -1271,7 +1267,8 @@ private:
         ListNext.push_back(It->second);
         It->second = List;
       }
-      return ListOfPackage[Pkg] = List;
+      ListOfPackage.resize(Names.size(), NoList);
+      ListOfPackage[Pkg] = List;
     };
     // Every package reachable through any version's dependencies (the
     // list grows as they are interned), each version's dependencies read,
@@ -1290,6 +1287,7 @@ private:
       PackageInfo &I = info(Pkg);
       Grow();
       Count[Pkg] = uint32_t(I.Ascending.size());
+      numberList(Pkg, I.Ascending);
       for (uint32_t K = 0; K < I.Ascending.size(); ++K) {
         const VersionDeps &D = depsAt(Pkg, I, K);
         if (!D.Available) {
@@ -1300,6 +1298,7 @@ private:
           EdgeCount += Links(Pkg, D, J) != NoPackage;
       }
     }
+    ListOfPackage.resize(Names.size(), NoList);
     Pr.Edges.reserve(Pr.Edges.size() + EdgeCount);
     EdgeRange.reserve(EdgeCount);
     for (PackageId Pkg = 0; Pkg < Names.size(); ++Pkg) {
@@ -1314,8 +1313,8 @@ private:
             continue; // not a link between two packages' versions
           // The runs found once per list of versions and range (a small
           // table: few distinct ranges), shared by the edges that have both.
-          auto [It, New] =
-              RunsOf.try_emplace(uint64_t(listOf(Dep)) << 32 | D.On[J].Set);
+          auto [It, New] = RunsOf.try_emplace(
+              uint64_t(ListOfPackage[Dep]) << 32 | D.On[J].Set);
           if (New) {
             uint32_t From = uint32_t(Pr.Runs.size());
             for (auto Run :
@@ -1581,7 +1580,7 @@ private:
       // Its set, by the package's list of versions: the same run of the
       // same versions is the same set, built and interned once.
       auto [Span, NewSpan] =
-          SpanOf.try_emplace({listOf(X.Pkg), uint64_t(From) << 32 | To});
+          SpanOf.try_emplace({ListOfPackage[X.Pkg], uint64_t(From) << 32 | To});
       if (NewSpan)
         Span->second = sets().intern(span(info(X.Pkg), From, To));
       IncompId Id = storeRun(X.Pkg, TermKey{Span->second, true});

@@ -408,8 +408,9 @@ public:
       const VersionSet &Set = Out.On[K].second;
       auto It = Ranges.find(Set.str());
       if (It == Ranges.end())
-        It = Ranges.emplace(Set.str(), std::pair(500 - uint32_t(Ranges.size()),
-                                                 Set))
+        It = Ranges
+                 .emplace(Set.str(),
+                          std::pair(500 - uint32_t(Ranges.size()), Set))
                  .first;
       Out.ByNumber.emplace_back(Out.On[K].first, It->second.first);
     }
@@ -441,7 +442,8 @@ TEST(SolverScenario, RangesByNumberSolveAndFailAsBySet) {
       for (int J = 0; J <= 4; ++J) {
         std::string IJ = std::to_string(I) + "." + std::to_string(J) + ".0";
         R.add("foo", IJ, {{"qux", "any"}, {"baz", std::to_string(I) + ".0.0"}});
-        R.add("bar", IJ, {{"qux", "any"}, {"baz", "0." + std::to_string(J) + ".0"}});
+        R.add("bar", IJ,
+              {{"qux", "any"}, {"baz", "0." + std::to_string(J) + ".0"}});
       }
     R.add("qux", "1.0.0");
     R.add("baz", "0.0.0");
@@ -457,8 +459,8 @@ TEST(SolverScenario, RangesByNumberSolveAndFailAsBySet) {
       RangeNumberedRegistry Numbered;
       Fill(Named);
       Fill(Numbered);
-      PackageSolver SA(Named, Root, ver(Root == std::string("bad") ? "1.0.0"
-                                                                    : "0.0.0"));
+      PackageSolver SA(Named, Root,
+                       ver(Root == std::string("bad") ? "1.0.0" : "0.0.0"));
       PackageSolver SB(Numbered, Root,
                        ver(Root == std::string("bad") ? "1.0.0" : "0.0.0"));
       SA.setPruneAfter(PruneAfter);
