@@ -470,10 +470,13 @@ std::optional<size_t> FactProvider::releaseIndex(const Package &Pkg,
   // the whole list.
   const ReleaseList &Rs = Pkg.Releases;
   if (&Pkg == Last.Pkg) {
-    size_t I = Last.Index;
-    for (size_t K : {I + 1, I - 1, I})
-      if (K < Rs.size() && Rs.version(K) == V)
+    // The neighbour in the direction of the last step first.
+    size_t I = Last.Index, Ahead = I + Last.Step, Behind = I - Last.Step;
+    for (size_t K : {Ahead, Behind, I})
+      if (K < Rs.size() && Rs.version(K) == V) {
+        Last.Step = K == Behind ? -Last.Step : Last.Step;
         return Last.Index = K;
+      }
   }
   std::optional<size_t> Index = Rs.indexOf(V);
   if (Index && &Pkg == Last.Pkg)

@@ -247,6 +247,10 @@ private:
     std::string Name;
     const Package *Pkg = nullptr;
     size_t Index = 0;
+    /// The step from the release read before it to Index (1 or -1, as a
+    /// size_t that wraps): a manifest lists its releases newest first or
+    /// oldest first, and the solver reads them in one order.
+    size_t Step = 1;
   };
   LastRead Last;
   const Package *lookupForDependencies(const std::string &P);

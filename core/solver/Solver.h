@@ -660,22 +660,10 @@ private:
       if (!readAvailable(D, Numbered))
         return D;
       D.On.reserve(Numbered.On.size() + Numbered.ByNumber.size());
-      auto NameOf = [&](uint32_t Number) {
-        if (Number >= NameOfNumber.size())
-          NameOfNumber.resize(Number + 1, NoName);
-        if (NameOfNumber[Number] == NoName)
-          NameOfNumber[Number] = depName(Provider.nameOf(Number));
-        return NameOfNumber[Number];
-      };
       for (auto &[Number, Set] : Numbered.On)
-        D.On.push_back({NameOf(Number), internShared(std::move(Set))});
-      for (auto [Number, Range] : Numbered.ByNumber) {
-        if (Range >= SetOfRange.size())
-          SetOfRange.resize(Range + 1, NoSet);
-        if (SetOfRange[Range] == NoSet)
-          SetOfRange[Range] = internShared(Provider.rangeOf(Range));
-        D.On.push_back({NameOf(Number), SetOfRange[Range]});
-      }
+        D.On.push_back({nameOfNumber(Number), internShared(std::move(Set))});
+      for (auto [Number, Range] : Numbered.ByNumber)
+        D.On.push_back({nameOfNumber(Number), setOfRange(Range)});
       return D;
     }
     Dependencies<P, VS> Read =
@@ -686,6 +674,25 @@ private:
     for (auto &[Name, Set] : Read.On)
       D.On.push_back({depName(Name), internShared(std::move(Set))});
     return D;
+  }
+
+  /// The id in DepNames of the provider's name number Number
+  /// (NumberedDependencies), and the set of its range number Range
+  /// (ByNumber): each asked of the provider once, then read from an array.
+  uint32_t nameOfNumber(uint32_t Number) {
+    if (Number < NameOfNumber.size() && NameOfNumber[Number] != NoName)
+        [[likely]]
+      return NameOfNumber[Number];
+    if (Number >= NameOfNumber.size())
+      NameOfNumber.resize(Number + 1, NoName);
+    return NameOfNumber[Number] = depName(Provider.nameOf(Number));
+  }
+  SetId setOfRange(uint32_t Range) {
+    if (Range < SetOfRange.size() && SetOfRange[Range] != NoSet) [[likely]]
+      return SetOfRange[Range];
+    if (Range >= SetOfRange.size())
+      SetOfRange.resize(Range + 1, NoSet);
+    return SetOfRange[Range] = internShared(Provider.rangeOf(Range));
   }
 
   /// D.Available from what the provider answered, with the reason where
