@@ -304,7 +304,7 @@ void addNotChosen(std::vector<std::string> &Lines, const std::string &What,
   Lines.push_back(Head + Reason);
 }
 
-std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
+std::vector<std::string> reasonsOf(ArrayRef<PackageCause> Causes,
                                    const FactProvider &Prov,
                                    const std::string &Root,
                                    const PackageReportStyle &Style,
@@ -315,14 +315,16 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
   // requirement before what the machine has of it ("fla needs transformers
   // >=5.6.2", then "transformers 5.2.0 is installed"), whichever order the
   // solver met them in.
-  std::vector<solver::IncompId> Ids = Tree.externals();
-  auto Rank = [&](solver::IncompId Id) {
-    const auto &N = Tree[Id];
+  std::vector<size_t> Ids(Causes.size());
+  for (size_t K = 0; K < Causes.size(); ++K)
+    Ids[K] = K;
+  auto Rank = [&](size_t Id) {
+    const PackageCause &N = Causes[Id];
     switch (N.Kind) {
     case solver::CauseKind::Custom:
       // Something missing from the machine ({nvcc any}) comes first.
-      return N.Terms.size() == 1 && N.Terms[0].second.isPositive() &&
-                     N.Terms[0].second.set().isAny()
+      return N.Terms.size() == 1 && N.Terms[0].Positive &&
+                     N.Terms[0].Set->isAny()
                  ? 0
                  : 1;
     case solver::CauseKind::Unavailable:
@@ -335,11 +337,11 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
   };
   // In rank order, each rank's in the order given: each rank computed once
   // (a stable sort asks it at every comparison).
-  std::vector<std::pair<unsigned, solver::IncompId>> Ranked;
+  std::vector<std::pair<unsigned, size_t>> Ranked;
   Ranked.reserve(Ids.size());
   constexpr unsigned Ranks = 5; // Rank() is 0 to 4
   unsigned Starts[Ranks + 1] = {};
-  for (solver::IncompId Id : Ids) {
+  for (size_t Id : Ids) {
     unsigned R = Rank(Id);
     assert(R < Ranks);
     Ranked.emplace_back(R, Id);
@@ -349,38 +351,39 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
     Starts[R] += Starts[R - 1];
   for (auto [R, Id] : Ranked)
     Ids[Starts[R]++] = Id;
-  for (solver::IncompId Id : Ids) {
-    const auto &N = Tree[Id];
+  for (size_t Id : Ids) {
+    const PackageCause &N = Causes[Id];
     switch (N.Kind) {
     case solver::CauseKind::Custom:
     case solver::CauseKind::Unavailable:
-      Lines.add(N.Text);
-      for (const std::string &H : Prov.hintsFor(N.Text))
+      Lines.add(*N.Text);
+      for (const std::string &H : Prov.hintsFor(*N.Text))
         if (!is_contained(HintsOut, H))
           HintsOut.push_back(H);
       break;
     case solver::CauseKind::NoVersions: {
       const auto &T = N.Terms.front();
+      const std::string &Name = *T.Package;
       // A manifest package's versions are its releases: "no version of
       // causal-conv1d matches" restates the reasons given for each one,
       // unless the range itself matches no release.
-      if (const Package *Pkg = Prov.package(T.first)) {
-        VersionSet Want = project(T.second.set(), PrebuiltEpoch)
-                              .unionWith(project(T.second.set(), SourceEpoch));
+      if (const Package *Pkg = Prov.package(Name)) {
+        VersionSet Want = project(*T.Set, PrebuiltEpoch)
+                              .unionWith(project(*T.Set, SourceEpoch));
         if (any_of(Pkg->Releases,
                    [&](const Release &R) { return Want.contains(R.Ver); }))
           break;
         // When other causes ruled its releases out, the range left over
         // ("!=2.3.1,!=2.2.5,...") is no requirement anyone wrote: those
         // causes are the reasons.
-        auto RulesOutARelease = [&](solver::IncompId Other) {
+        auto RulesOutARelease = [&](size_t Other) {
           return Other != Id &&
-                 any_of(Tree[Other].Terms, [&](const auto &OT) {
-                   return OT.first == T.first && OT.second.isPositive() &&
+                 any_of(Causes[Other].Terms, [&](const auto &OT) {
+                   return *OT.Package == Name && OT.Positive &&
                           any_of(Pkg->Releases, [&](const Release &R) {
-                            return OT.second.set().contains(
+                            return OT.Set->contains(
                                        R.Ver.withEpoch(SourceEpoch)) ||
-                                   OT.second.set().contains(
+                                   OT.Set->contains(
                                        R.Ver.withEpoch(PrebuiltEpoch));
                           });
                  });
@@ -397,41 +400,41 @@ std::vector<std::string> reasonsOf(const PackageDerivation &Tree,
         for (const Release *R : Rs)
           Names.push_back(R->VersionText);
         Lines.add(
-            formatv("no release of {0} matches {1}; releases: {2}", T.first,
+            formatv("no release of {0} matches {1}; releases: {2}", Name,
                     Style.Set(Want),
                     Names.empty() ? std::string("none") : join(Names, ", "))
                 .str());
         break;
       }
       // For the toolkits and compilers, say what the machine has.
-      if (T.first == NvccPkg || T.first == CompilerPkg) {
-        Lines.add(Prov.describeCandidates(T.first));
+      if (Name == NvccPkg || Name == CompilerPkg) {
+        Lines.add(Prov.describeCandidates(Name));
         break;
       }
       // An installed distribution is one version: say which.
-      if (std::optional<Version> Have = Prov.installedVersion(T.first)) {
-        Lines.add(formatv("{0} {1} is installed, which is not {2}", T.first,
-                          Have->str(), Style.Set(T.second.set()))
+      if (std::optional<Version> Have = Prov.installedVersion(Name)) {
+        Lines.add(formatv("{0} {1} is installed, which is not {2}", Name,
+                          Have->str(), Style.Set(*T.Set))
                       .str());
         break;
       }
-      Lines.add(formatv("no version of {0} matches {1}", T.first,
-                        Style.Set(T.second.set()))
-                    .str());
+      Lines.add(
+          formatv("no version of {0} matches {1}", Name, Style.Set(*T.Set))
+              .str());
       break;
     }
     case solver::CauseKind::Dependency: {
-      if (N.Terms.size() != 2 || N.Terms[0].first == Root)
+      if (N.Terms.size() != 2 || *N.Terms[0].Package == Root)
         break;
-      const std::string &From = N.Terms[0].first;
-      const std::string &To = N.Terms[1].first;
+      const std::string &From = *N.Terms[0].Package;
+      const std::string &To = *N.Terms[1].Package;
       if (To == NvccPkg || To == CompilerPkg)
         break;
       // An extra stands for its package at the same version: that link is
       // how extras are solved, not a reason.
       if (splitExtra(From).first == To)
         break;
-      VersionSet Need = N.Terms[1].second.set();
+      const VersionSet &Need = *N.Terms[1].Set;
       if (Need.isAny())
         break;
       // The range as the manifest wrote it, not its strategy encoding.
@@ -663,7 +666,8 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
   const PackageReportStyle Style = reportStyle(Lookup);
   auto ExplainResult = [&](const PackageSolveResult &R,
                            const FactProvider &Prov, PackageResolution &PR) {
-    PR.Because = reasonsOf(*R.Failure, Prov, Request.RootName, Style, PR.Hints);
+    PR.Because = reasonsOf(causesOf(*R.Failure), Prov, Request.RootName, Style,
+                           PR.Hints);
     if (PR.Name == Request.DerivationOf)
       PR.Derivation = explainFailure(*R.Failure, Style);
   };
@@ -876,15 +880,22 @@ Expected<Resolution> resolve(const ResolveRequest &Request,
         if (Req != Full.Req->Requires.end())
           Want = Want.intersect(
               FullProv->mapRequirement(Name, Req->second.Range).second);
+        // Its causes read where the solver keeps them, unless its whole
+        // derivation is asked for.
+        auto Read = [&](ArrayRef<PackageCause> Causes) {
+          PR.Because =
+              reasonsOf(Causes, *FullProv, Request.RootName, Style, PR.Hints);
+        };
         PackageSolveResult Why = Full.Solver->query(
             Name, Want, WhyNotDecisions, /*WithSolution=*/false,
             Name == Request.DerivationOf ? solver::FailureDetail::Whole
-                                         : solver::FailureDetail::Externals);
-        if (Why.Failure) {
+                                         : solver::FailureDetail::Externals,
+            Read);
+        if (Why.Failure)
           ExplainResult(Why, *FullProv, PR);
+        if (Why.Failure || Why.CausesVisited)
           PR.NotPreferred = Name + " " + Newest->VersionText +
                             (Compiles ? " from source" : "");
-        }
       }
       Res.Packages.push_back(std::move(PR));
     }

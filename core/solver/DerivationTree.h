@@ -12,9 +12,11 @@
 #include "core/solver/Incompatibility.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cassert>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace cudadeps::solver {
@@ -114,6 +116,39 @@ private:
     collect(N.Cause2, Seen, Out);
   }
 };
+
+/// An external incompatibility read where it is kept, not copied: its kind,
+/// its text and its terms by reference, valid while what holds them is
+/// unchanged (a DerivationTree's node, or the solver's store during
+/// Solver::query()'s call of a visitor).
+template <class P, class VS> struct CauseView {
+  struct TermView {
+    const P *Package;
+    const VS *Set;
+    bool Positive;
+  };
+  CauseKind Kind = CauseKind::Custom;
+  const std::string *Text = nullptr;
+  llvm::SmallVector<TermView, 2> Terms;
+
+  static CauseView of(const Incompatibility<P, VS> &I) {
+    CauseView C;
+    C.Kind = I.Kind;
+    C.Text = &I.Text;
+    for (const auto &[Package, Term] : I.Terms)
+      C.Terms.push_back({&Package, &Term.set(), Term.isPositive()});
+    return C;
+  }
+};
+
+/// The external causes of Tree, in externals()' order, read in place.
+template <class P, class VS>
+std::vector<CauseView<P, VS>> causesOf(const DerivationTree<P, VS> &Tree) {
+  std::vector<CauseView<P, VS>> Out;
+  for (IncompId Id : Tree.externals())
+    Out.push_back(CauseView<P, VS>::of(Tree[Id]));
+  return Out;
+}
 
 } // namespace cudadeps::solver
 

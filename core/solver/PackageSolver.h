@@ -28,6 +28,7 @@ using PackageSolveResult = solver::SolveResult<std::string, Version, VersionSet>
 /// A solver kept after its solve, for query().
 using PackageSolver = solver::Solver<std::string, Version, VersionSet>;
 using PackageDerivation = solver::DerivationTree<std::string, VersionSet>;
+using PackageCause = solver::CauseView<std::string, VersionSet>;
 using PackageReportStyle = solver::ReportStyle<std::string, VersionSet>;
 
 /// Solves the dependencies of Root (at RootVersion) against Provider.

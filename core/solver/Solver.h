@@ -35,6 +35,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -60,8 +61,10 @@ template <class P, class V, class VS> struct SolveResult {
   /// The selected version of every package in the solution, root included;
   /// set when a solution exists.
   std::optional<std::map<P, V>> Solution;
-  /// Why no solution exists; set otherwise.
+  /// Why no solution exists; set otherwise, unless its causes were handed
+  /// to a visitor instead (Solver::query()'s OnCauses: CausesVisited).
   std::optional<DerivationTree<P, VS>> Failure;
+  bool CausesVisited = false;
   /// How many incompatibilities the solve created (a measure of work).
   size_t IncompatibilityCount = 0;
   /// A query that reached its decision limit: neither solved nor failed.
@@ -180,10 +183,15 @@ public:
   /// FailureDetail::Externals a failure is its external causes alone
   /// (DerivationTree::ExternalsOnly): for callers that
   /// read only those, where copying the whole proof was most of the work of
-  /// a large one.
-  SolveResult<P, V, VS> query(const P &Package, const VS &Set,
-                              unsigned MaxDecisions, bool WithSolution = true,
-                              FailureDetail Detail = FailureDetail::Whole) {
+  /// a large one. With OnCauses too, those are handed to it where they are
+  /// kept, before the query's own incompatibilities go, and no tree is made
+  /// (the result says CausesVisited): a failed query's causes were copied
+  /// into a tree, read once and freed.
+  SolveResult<P, V, VS>
+  query(const P &Package, const VS &Set, unsigned MaxDecisions,
+        bool WithSolution = true, FailureDetail Detail = FailureDetail::Whole,
+        llvm::function_ref<void(llvm::ArrayRef<CauseView<P, VS>>)> OnCauses =
+            nullptr) {
     assert(Solved && "query() asks about a problem that solve() solved");
     // A query makes a dozen decisions: it never backtracks chronologically
     // (and so keeps no levels its derivations hold from) unless it must.
@@ -217,8 +225,16 @@ public:
       FailureId.reset();
       Exhausted = true;
     }
+    if (FailureId && Detail == FailureDetail::Externals && OnCauses) {
+      // Read in place, before the query's own incompatibilities go: no
+      // tree is made (each cause's terms and text were copied into one,
+      // and freed after it was read).
+      OnCauses(causesAt(*FailureId));
+    }
     SolveResult<P, V, VS> Result =
-        result(WithSolution, /*TakeTainted=*/true, Detail);
+        result(WithSolution, /*TakeTainted=*/true, Detail,
+               /*MakeTree=*/
+               !(FailureId && OnCauses && Detail == FailureDetail::Externals));
     forgetQuery(PinId);
     return Result;
   }
@@ -534,13 +550,18 @@ private:
   /// forgetQuery() reads only the kinds and causes of what it drops), the
   /// failure's derivation takes those incompatibilities' terms and texts
   /// instead of copying them.
+  /// Without MakeTree, a failure's causes were visited (query()): the
+  /// result says so, and holds no tree.
   SolveResult<P, V, VS> result(bool WithSolution = true,
                                bool TakeTainted = false,
-                               FailureDetail Detail = FailureDetail::Whole) {
+                               FailureDetail Detail = FailureDetail::Whole,
+                               bool MakeTree = true) {
     SolveResult<P, V, VS> Result;
     Result.IncompatibilityCount = Store.size();
     Result.Work = Work;
-    if (FailureId) {
+    if (FailureId && !MakeTree) {
+      Result.CausesVisited = true;
+    } else if (FailureId) {
       // A node of the tree: a proof step as it is, an incompatibility of
       // the store with its terms (written from its keys where it keeps
       // none).
@@ -1972,6 +1993,48 @@ private:
     DerivationTree<P, VS> T;
     T.RootPackage = Root;
     T.ExternalsOnly = true;
+    walkExternals(Top, [&](IncompId Id) { T.Nodes.push_back(Make(Id)); });
+    return T;
+  }
+
+  /// The external incompatibilities of externalsOf(Top), in its order,
+  /// read where they are kept (CauseView): a proof step, or one of the
+  /// store with its terms, or with its packages' names and its sets where
+  /// it keeps none. Valid until the store, the proof steps or the names
+  /// change.
+  std::vector<CauseView<P, VS>> causesAt(IncompId Top) {
+    std::vector<IncompId> Ids;
+    walkExternals(Top, [&](IncompId Id) {
+      if (!(Id & ProofBit))
+        materialize(Id);
+      Ids.push_back(Id);
+    });
+    // Made once the walk has written every step it reads.
+    std::vector<CauseView<P, VS>> Out;
+    Out.reserve(Ids.size());
+    for (IncompId Id : Ids) {
+      if (Id & ProofBit) {
+        Out.push_back(CauseView<P, VS>::of(Proofs[Id & ~ProofBit]));
+        continue;
+      }
+      const IncompatibilityT &I = Store[Id];
+      const TermIndex &T = Meta[Id];
+      if (I.Terms.size() == T.packages().size()) {
+        Out.push_back(CauseView<P, VS>::of(I));
+        continue;
+      }
+      CauseView<P, VS> &C = Out.emplace_back();
+      C.Kind = I.Kind;
+      C.Text = &I.Text;
+      for (size_t K = 0; K < T.packages().size(); ++K)
+        C.Terms.push_back({&Names[T.packages()[K]],
+                           &sets().get(T.keys()[K].Set), T.keys()[K].Positive});
+    }
+    return Out;
+  }
+
+  /// externalsOf()'s walk: Visit(Id) for each external incompatibility.
+  template <class VisitF> void walkExternals(IncompId Top, VisitF Visit) {
     ProofMark.resize(Store.size(), 0);
     ++ProofStamp;
     std::vector<IncompId> Stack{Top};
@@ -2006,9 +2069,8 @@ private:
         Stack.push_back(I.Cause1);
         continue;
       }
-      T.Nodes.push_back(Make(Id));
+      Visit(Id);
     }
-    return T;
   }
 
   /// Whether the proof of incompatibility Top rests on at most Bound

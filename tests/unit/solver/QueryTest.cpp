@@ -568,3 +568,76 @@ TEST(SolverPrune, ADependencyOnAnEmptyRangeIsADeadEnd) {
 }
 
 } // namespace
+
+/// Each cause a query handed its visitor (query()'s OnCauses), written out:
+/// kind, text and terms; and the same of a tree's external nodes.
+using CauseText =
+    std::tuple<solver::CauseKind, std::string,
+               std::vector<std::tuple<std::string, std::string, bool>>>;
+std::vector<CauseText> textsOf(llvm::ArrayRef<PackageCause> Causes) {
+  std::vector<CauseText> Out;
+  for (const PackageCause &C : Causes) {
+    auto &[Kind, Text, Terms] = Out.emplace_back();
+    Kind = C.Kind;
+    Text = *C.Text;
+    for (const auto &T : C.Terms)
+      Terms.emplace_back(*T.Package, T.Set->str(), T.Positive);
+  }
+  return Out;
+}
+
+/// Asks S about Package at Version with a visitor: the causes it was
+/// handed, after checking that the result holds no tree and says so.
+std::vector<CauseText> visitedCauses(PackageSolver &S,
+                                     const std::string &Package,
+                                     llvm::StringRef Version) {
+  std::vector<CauseText> Seen;
+  unsigned Calls = 0;
+  PackageSolveResult R = S.query(Package, VersionSet::exactly(ver(Version)), 12,
+                                 true, solver::FailureDetail::Externals,
+                                 [&](llvm::ArrayRef<PackageCause> Causes) {
+                                   ++Calls;
+                                   Seen = textsOf(Causes);
+                                 });
+  EXPECT_EQ(Calls, 1u);
+  EXPECT_TRUE(R.CausesVisited);
+  EXPECT_FALSE(R.Failure.has_value());
+  EXPECT_FALSE(R.solved());
+  return Seen;
+}
+
+TEST(SolverQuery, CausesVisitedInPlaceAreTheExternalCausesOfTheTree) {
+  // A failure asked of a solver that keeps dependencies by ids alone, and
+  // one resting on dead versions' proofs (never written, then written):
+  // what a visitor is handed, in place, is the external nodes of the
+  // tree, in order.
+  {
+    Registry R = registry();
+    PackageSolver Whole(R, "root", ver("1.0.0")),
+        Brief(R, "root", ver("1.0.0"));
+    ASSERT_TRUE(Whole.solve().solved() && Brief.solve().solved());
+    PackageSolveResult A =
+        Whole.query("e", VersionSet::exactly(ver("2.0.0")), 12);
+    ASSERT_TRUE(A.Failure.has_value());
+    std::vector<CauseText> Want = textsOf(causesOf(*A.Failure));
+    EXPECT_FALSE(Want.empty());
+    EXPECT_EQ(visitedCauses(Brief, "e", "2.0.0"), Want);
+    // A solved query hands nothing.
+    bool Called = false;
+    PackageSolveResult Fine =
+        Brief.query("a", VersionSet::exactly(ver("2.0.0")), 12, true,
+                    solver::FailureDetail::Externals,
+                    [&](llvm::ArrayRef<PackageCause>) { Called = true; });
+    EXPECT_TRUE(Fine.solved());
+    EXPECT_FALSE(Called);
+    EXPECT_FALSE(Fine.CausesVisited);
+  }
+  PrunedPair T;
+  ASSERT_TRUE(T.A.Failure.has_value());
+  std::vector<CauseText> Want = textsOf(causesOf(*T.A.Failure));
+  ASSERT_GT(Want.size(), 2u);
+  EXPECT_EQ(visitedCauses(T.Brief, "a", "3.0.0"), Want);
+  // Again on the same solver, its dead versions' proofs written by then.
+  EXPECT_EQ(visitedCauses(T.Brief, "a", "3.0.0"), Want);
+  EXPECT_EQ(visitedCauses(T.Whole, "a", "3.0.0"), Want);
+}
