@@ -131,22 +131,25 @@ template <class P, class VS> struct CauseView {
   const std::string *Text = nullptr;
   llvm::SmallVector<TermView, 2> Terms;
 
-  static CauseView of(const Incompatibility<P, VS> &I) {
-    CauseView C;
-    C.Kind = I.Kind;
-    C.Text = &I.Text;
+  /// Reads I (made in place: a view is its terms' room too).
+  void read(const Incompatibility<P, VS> &I) {
+    Kind = I.Kind;
+    Text = &I.Text;
+    Terms.clear();
+    Terms.reserve(I.Terms.size());
     for (const auto &[Package, Term] : I.Terms)
-      C.Terms.push_back({&Package, &Term.set(), Term.isPositive()});
-    return C;
+      Terms.push_back({&Package, &Term.set(), Term.isPositive()});
   }
 };
 
 /// The external causes of Tree, in externals()' order, read in place.
 template <class P, class VS>
 std::vector<CauseView<P, VS>> causesOf(const DerivationTree<P, VS> &Tree) {
+  std::vector<IncompId> Ids = Tree.externals();
   std::vector<CauseView<P, VS>> Out;
-  for (IncompId Id : Tree.externals())
-    Out.push_back(CauseView<P, VS>::of(Tree[Id]));
+  Out.reserve(Ids.size());
+  for (IncompId Id : Ids)
+    Out.emplace_back().read(Tree[Id]);
   return Out;
 }
 

@@ -2013,17 +2013,17 @@ private:
     std::vector<CauseView<P, VS>> Out;
     Out.reserve(Ids.size());
     for (IncompId Id : Ids) {
+      CauseView<P, VS> &C = Out.emplace_back();
       if (Id & ProofBit) {
-        Out.push_back(CauseView<P, VS>::of(Proofs[Id & ~ProofBit]));
+        C.read(Proofs[Id & ~ProofBit]);
         continue;
       }
       const IncompatibilityT &I = Store[Id];
       const TermIndex &T = Meta[Id];
       if (I.Terms.size() == T.packages().size()) {
-        Out.push_back(CauseView<P, VS>::of(I));
+        C.read(I);
         continue;
       }
-      CauseView<P, VS> &C = Out.emplace_back();
       C.Kind = I.Kind;
       C.Text = &I.Text;
       for (size_t K = 0; K < T.packages().size(); ++K)
