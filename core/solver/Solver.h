@@ -1669,6 +1669,9 @@ private:
     enum : uint8_t { Unseen, ByCells, BySets };
     std::vector<uint8_t> Mode(Names.size(), Unseen);
     std::vector<uint64_t> Cells(Names.size(), 0);
+    // Per package: where in its list blockByLast() found its last run's
+    // entry (the runs come in ascending ids, and the list is in them).
+    std::vector<uint32_t> Found(Names.size(), 0);
     std::vector<PackageId> Pending;
     auto Settle = [&](PackageId Pkg) {
       Solution.settle(Pkg, {cellSet(Pkg, Cells[Pkg]), false});
@@ -1703,7 +1706,7 @@ private:
       }
       if (O == Outcome::Derived) {
         Note(Derived);
-        blockByLast(Id, Derived);
+        blockByLast(Id, Derived, &Found[Derived]);
       } else if (O == Outcome::Conflict)
         Note(Pkg); // propagate() resolves it
     }
@@ -1791,11 +1794,23 @@ private:
   /// assignment as its blocking one: propagation's next visit from the list
   /// ends there (it would find the term contradicted by the set table and
   /// block the entry so). The list is in ascending ids (index()).
-  void blockByLast(IncompId Id, PackageId Pkg) {
+  /// \p From: where the caller's last call for Pkg found its entry, for a
+  /// caller that asks about each package's incompatibilities in ascending
+  /// ids (rulePrunedOut(): a package has about 19 dead runs), the entry
+  /// then found by a step or a few, where a binary search took several.
+  void blockByLast(IncompId Id, PackageId Pkg, uint32_t *From = nullptr) {
     std::vector<ListEntry> &L = ByPackage[Pkg];
-    auto It = std::lower_bound(
-        L.begin(), L.end(), Id,
-        [](const ListEntry &E, IncompId Want) { return E.Id < Want; });
+    auto Less = [](const ListEntry &E, IncompId Want) { return E.Id < Want; };
+    auto It = L.begin();
+    if (From) {
+      assert((*From == 0 || L[*From - 1].Id < Id) && "asked in ascending ids");
+      It += *From;
+      while (It != L.end() && Less(*It, Id))
+        ++It;
+      *From = uint32_t(It - L.begin());
+    } else {
+      It = std::lower_bound(L.begin(), L.end(), Id, Less);
+    }
     if (It == L.end() || It->Id != Id)
       return;
     const auto &By = Solution.last(Pkg);
