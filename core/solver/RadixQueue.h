@@ -1,10 +1,10 @@
 //===- RadixQueue.h - a monotone priority queue by 64-bit keys ------------===//
 //
-// A min-priority queue for searches whose keys never go below the last key
-// taken (Dijkstra's, and Knuth's generalization of it that pruning runs:
-// Solver::findDead()): a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan,
-// "Faster algorithms for the shortest path problem", J. ACM 37(2), 1990).
-// An item goes to the bucket of the highest bit in which its key differs
+// A min-priority queue for searches whose keys never go below the key of
+// the last item taken (Dijkstra's, and Knuth's generalization of it that
+// pruning runs: Solver::findDead()): a radix heap (Ahuja, Mehlhorn, Orlin and
+// Tarjan, "Faster algorithms for the shortest path problem", J. ACM 37(2),
+// 1990). An item goes to the bucket of the highest bit in which its key differs
 // from the last key taken; taking the next item, where bucket 0 (the keys
 // equal to the last one) is empty, moves the lowest other bucket's items down
 // by their differences from its smallest key. Each item moves a few times at
@@ -40,10 +40,12 @@ public:
   bool empty() const { return Count == 0; }
   size_t size() const { return Count; }
 
-  /// Adds Item, whose key is at least the last one taken.
+  /// Adds Item, whose key is at least the key of the item top() last gave
+  /// (top() moves on to the next key where the last one's items are gone:
+  /// peekSameKey() does not).
   void push(const T &Item) {
     uint64_t K = Key(Item);
-    assert(K >= Last && "a key below the last one taken");
+    assert(K >= Last && "a key below the last one top() gave");
     ++Count;
     if (K != Last) {
       Buckets[bucketOf(K)].push_back(Item);
@@ -62,6 +64,12 @@ public:
     assert(!empty() && "top() of an empty queue");
     refill();
     return Buckets[0].back();
+  }
+
+  /// The item top() would give where it has the key of the last one it
+  /// gave; null where that key's items are gone (top() would move on).
+  const T *peekSameKey() const {
+    return Buckets[0].empty() ? nullptr : &Buckets[0].back();
   }
 
   void pop() {

@@ -1489,11 +1489,11 @@ private:
       Candidate C = Queue.top();
       Queue.pop();
       size_t Slot = Base[C.Pkg] + C.Index;
-      if (!Queue.empty()) {
-        const Candidate &Next = Queue.top();
+      // The next candidate of the same size, looked at without taking the
+      // next size: C's offers may be smaller than that.
+      if (const Candidate *Next = Queue.peekSameKey())
         __builtin_prefetch(Allowing.data() +
-                           Start[Base[Next.Pkg] + Next.Index]);
-      }
+                           Start[Base[Next->Pkg] + Next->Index]);
       if (Size[Slot])
         continue; // known dead already, by a smaller proof
       Size[Slot] = C.Size;

@@ -38,7 +38,8 @@ using Queue = RadixQueue<Item, KeyOf, Less>;
 using Heap = std::priority_queue<Item, std::vector<Item>, std::greater<>>;
 
 /// Runs a search-like sequence on both: pushes a few items, then takes one
-/// and pushes more whose keys are at least its key (plus a step that may be
+/// (top(), then pop()), looks at the next one of the same key, and pushes
+/// more whose keys are at least the taken one's (plus a step that may be
 /// 0), capped at Cap, until both are empty. Each item taken must be the
 /// same.
 void sameOrder(std::mt19937_64 &Rng, uint64_t Cap, uint64_t MaxStep,
@@ -69,6 +70,15 @@ void sameOrder(std::mt19937_64 &Rng, uint64_t Cap, uint64_t MaxStep,
     H.pop();
     Q.pop();
     ++Taken;
+    // A look at the next item of the same key moves nothing on: what is
+    // pushed next may still be smaller than the next key.
+    const Item *Same = Q.peekSameKey();
+    if (!H.empty() && H.top().Key == Want.Key) {
+      ASSERT_NE(Same, nullptr);
+      EXPECT_EQ(*Same, H.top());
+    } else {
+      EXPECT_EQ(Same, nullptr);
+    }
     if (Taken < 3000) {
       unsigned More = unsigned(Rng() % 4);
       for (unsigned M = 0; M < More; ++M)
