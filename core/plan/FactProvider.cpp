@@ -512,12 +512,18 @@ bool FactProvider::numberedDependencies(
     return true;
   };
   Numbered &On = Out.On;
-  if (P == Req.RootName) {
+  // The package read last, as the solver reads a package's versions in a
+  // row: neither the root nor an extra (lookupForDependencies() keeps
+  // neither), so those are not asked again.
+  const bool Again = Last.Pkg && P == Last.Name;
+  if (!Again && P == Req.RootName) {
     for (auto &[Name, Set] : rootDeps())
       On.emplace_back(nameId(Name), std::move(Set));
     return true;
   }
-  if (auto [Base, Extra] = splitExtra(P); !Extra.empty()) {
+  if (auto [Base, Extra] =
+          Again ? std::pair<StringRef, StringRef>(P, "") : splitExtra(P);
+      !Extra.empty()) {
     const Package *BasePkg = Lookup(Base);
     const Release *Rel = BasePkg ? BasePkg->findRelease(V.withEpoch(0)) : nullptr;
     if (!Rel)
@@ -535,7 +541,7 @@ bool FactProvider::numberedDependencies(
       }
     return true;
   }
-  const Package *Pkg = lookupForDependencies(P);
+  const Package *Pkg = Again ? Last.Pkg : lookupForDependencies(P);
   if (!Pkg)
     return true;
   std::optional<size_t> Index = releaseIndex(*Pkg, V.withEpoch(0));
