@@ -14,7 +14,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <climits>
+#include <map>
+#include <random>
 #include <tuple>
 
 using namespace cudadeps;
@@ -640,4 +643,93 @@ TEST(SolverQuery, CausesVisitedInPlaceAreTheExternalCausesOfTheTree) {
   // Again on the same solver, its dead versions' proofs written by then.
   EXPECT_EQ(visitedCauses(T.Brief, "a", "3.0.0"), Want);
   EXPECT_EQ(visitedCauses(T.Whole, "a", "3.0.0"), Want);
+}
+
+/// A registry as bench/problems.py's "unique" one: N packages of V
+/// versions, one planted version each whose dependencies allow the planted
+/// versions of their targets, every other version a trap (a dependency on
+/// a package of a lower number that excludes its planted version; p0's are
+/// dead ends), and the root requiring Roots packages' planted versions: the
+/// planted versions are the only solution, and pruning finds the traps dead
+/// through chains of proofs of many sizes.
+Registry trapRegistry(unsigned N, unsigned V, unsigned Roots,
+                      std::map<std::string, std::string> &Planted) {
+  std::mt19937 Rng(20261208);
+  auto Pick = [&](unsigned Lo, unsigned Hi) { // in [Lo, Hi]
+    return std::uniform_int_distribution<unsigned>(Lo, Hi)(Rng);
+  };
+  auto Name = [](unsigned I) { return "p" + std::to_string(I); };
+  auto Ver = [](unsigned K) { return std::to_string(K) + ".0.0"; };
+  auto Range = [&](unsigned Lo, unsigned Hi) { // [Lo, Hi) of 1..V
+    return ">=" + Ver(Lo) + " <" + Ver(Hi);
+  };
+  std::vector<unsigned> Plant(N);
+  for (unsigned &P : Plant)
+    P = Pick(1, V);
+  Registry R;
+  for (unsigned I = 0; I < N; ++I) {
+    Planted[Name(I)] = Ver(Plant[I]);
+    for (unsigned K = 1; K <= V; ++K) {
+      std::vector<std::pair<std::string, std::string>> Deps;
+      if (K == Plant[I]) {
+        for (unsigned D = Pick(0, 3); D > 0 && N > 1; --D) {
+          unsigned T = Pick(0, N - 1);
+          if (T == I)
+            continue;
+          Deps.emplace_back(
+              Name(T), Range(Pick(1, Plant[T]), Pick(Plant[T] + 1, V + 1)));
+        }
+      } else if (I == 0) {
+        Deps.emplace_back(Name(1), Range(V + 1, V + 2)); // no version
+      } else {
+        unsigned T = Pick(0, I - 1);
+        if (Plant[T] > 1)
+          Deps.emplace_back(Name(T), Range(Pick(1, Plant[T] - 1), Plant[T]));
+        else
+          Deps.emplace_back(Name(T), Range(2, V + 1));
+      }
+      std::sort(Deps.begin(), Deps.end());
+      Deps.erase(std::unique(Deps.begin(), Deps.end(),
+                             [](const auto &A, const auto &B) {
+                               return A.first == B.first;
+                             }),
+                 Deps.end());
+      R.add(Name(I), Ver(K), Deps);
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> RootDeps;
+  for (unsigned K = 0; K < Roots; ++K) {
+    unsigned T = Pick(0, N - 1);
+    RootDeps.emplace_back(Name(T),
+                          Range(Pick(1, Plant[T]), Pick(Plant[T] + 1, V + 1)));
+  }
+  std::sort(RootDeps.begin(), RootDeps.end());
+  RootDeps.erase(std::unique(RootDeps.begin(), RootDeps.end(),
+                             [](const auto &A, const auto &B) {
+                               return A.first == B.first;
+                             }),
+                 RootDeps.end());
+  R.add("root", "1.0.0", RootDeps);
+  return R;
+}
+
+TEST(SolverPrune, ATrapRegistryPrunesToItsOnlySolution) {
+  // Hundreds of dead versions found in the order of their proofs' sizes
+  // (the builds with assertions on check the order's contract on the way:
+  // RadixQueue), the same solution as the search that never prunes, and
+  // the planted versions of every package it needs.
+  std::map<std::string, std::string> Planted;
+  Registry R = trapRegistry(60, 12, 15, Planted);
+  PackageSolver Searching(R, "root", ver("1.0.0")),
+      Pruning(R, "root", ver("1.0.0"));
+  Searching.setPruneAfter(UINT_MAX);
+  Pruning.setPruneAfter(0);
+  PackageSolveResult A = Searching.solve(), B = Pruning.solve();
+  ASSERT_TRUE(A.solved() && B.solved());
+  EXPECT_GT(B.Work.Pruned, 300u);
+  Solution S = solutionOf(B, "root");
+  EXPECT_EQ(S, solutionOf(A, "root"));
+  ASSERT_FALSE(S.empty());
+  for (const auto &[Package, Version] : S)
+    EXPECT_EQ(Version, Planted.at(Package)) << Package;
 }
