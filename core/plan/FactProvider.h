@@ -285,8 +285,9 @@ private:
   std::vector<TableMemo> Tables; // one per registry directory read
   TableMemo &tableMemo(const std::shared_ptr<const RequirementTable> &T);
   /// numberedDependencies() of a pure-Python release from source whose
-  /// requirements are numbers (ReleaseList::requirementIds()), into On;
-  /// false, On cleared, when a number is not in the table or a range of
+  /// requirements are numbers (ReleaseList::requirementIds()), into
+  /// Out.ByNumber, each range by its number (rangeOf()); false,
+  /// Out.ByNumber cleared, when a number is not in the table or a range of
   /// it does not decode (read the release then).
   bool numberedFromIds(const ReleaseList::RequirementNumbers &Ids,
                        solver::NumberedDependencies<VersionSet> &Out);

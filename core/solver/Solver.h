@@ -560,6 +560,7 @@ private:
     Result.IncompatibilityCount = Store.size();
     Result.Work = Work;
     if (FailureId && !MakeTree) {
+      ProofCount = 0; // as a tree of the external causes leaves it
       Result.CausesVisited = true;
     } else if (FailureId) {
       // A node of the tree: a proof step as it is, an incompatibility of
