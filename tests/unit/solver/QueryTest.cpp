@@ -298,13 +298,19 @@ solvePrunedThenAsk(Registry &R, const std::string &Package,
   return {std::move(First), std::move(Why)};
 }
 
-TEST(SolverPrune, DeadVersionsAreRuledOutWithoutSearch) {
-  Registry R = deadEnds("any");
+/// R (root 1.0.0) solved by a search that never prunes (first) and by one
+/// that prunes as soon as the root is decided (second).
+std::pair<PackageSolveResult, PackageSolveResult> searchAndPrune(Registry &R) {
   PackageSolver Searching(R, "root", ver("1.0.0")),
       Pruning(R, "root", ver("1.0.0"));
   Searching.setPruneAfter(UINT_MAX);
   Pruning.setPruneAfter(0);
-  PackageSolveResult A = Searching.solve(), B = Pruning.solve();
+  return {Searching.solve(), Pruning.solve()};
+}
+
+TEST(SolverPrune, DeadVersionsAreRuledOutWithoutSearch) {
+  Registry R = deadEnds("any");
+  auto [A, B] = searchAndPrune(R);
   ASSERT_TRUE(A.solved() && B.solved());
   const Solution Expected{{"a", "2.0.0"}, {"b", "1.0.0"}, {"d", "1.0.0"}};
   EXPECT_EQ(solutionOf(A, "root"), Expected);
@@ -645,6 +651,20 @@ TEST(SolverQuery, CausesVisitedInPlaceAreTheExternalCausesOfTheTree) {
   EXPECT_EQ(visitedCauses(T.Whole, "a", "3.0.0"), Want);
 }
 
+/// Deps sorted by target, the first of each target kept.
+std::vector<std::pair<std::string, std::string>>
+onePerTarget(std::vector<std::pair<std::string, std::string>> Deps) {
+  std::stable_sort(Deps.begin(), Deps.end(), [](const auto &A, const auto &B) {
+    return A.first < B.first;
+  });
+  Deps.erase(std::unique(Deps.begin(), Deps.end(),
+                         [](const auto &A, const auto &B) {
+                           return A.first == B.first;
+                         }),
+             Deps.end());
+  return Deps;
+}
+
 /// A registry as bench/problems.py's "unique" one: N packages of V
 /// versions, one planted version each whose dependencies allow the planted
 /// versions of their targets, every other version a trap (a dependency on
@@ -688,13 +708,7 @@ Registry trapRegistry(unsigned N, unsigned V, unsigned Roots,
         else
           Deps.emplace_back(Name(T), Range(2, V + 1));
       }
-      std::sort(Deps.begin(), Deps.end());
-      Deps.erase(std::unique(Deps.begin(), Deps.end(),
-                             [](const auto &A, const auto &B) {
-                               return A.first == B.first;
-                             }),
-                 Deps.end());
-      R.add(Name(I), Ver(K), Deps);
+      R.add(Name(I), Ver(K), onePerTarget(std::move(Deps)));
     }
   }
   std::vector<std::pair<std::string, std::string>> RootDeps;
@@ -703,13 +717,7 @@ Registry trapRegistry(unsigned N, unsigned V, unsigned Roots,
     RootDeps.emplace_back(Name(T),
                           Range(Pick(1, Plant[T]), Pick(Plant[T] + 1, V + 1)));
   }
-  std::sort(RootDeps.begin(), RootDeps.end());
-  RootDeps.erase(std::unique(RootDeps.begin(), RootDeps.end(),
-                             [](const auto &A, const auto &B) {
-                               return A.first == B.first;
-                             }),
-                 RootDeps.end());
-  R.add("root", "1.0.0", RootDeps);
+  R.add("root", "1.0.0", onePerTarget(std::move(RootDeps)));
   return R;
 }
 
@@ -720,11 +728,7 @@ TEST(SolverPrune, ATrapRegistryPrunesToItsOnlySolution) {
   // the planted versions of every package it needs.
   std::map<std::string, std::string> Planted;
   Registry R = trapRegistry(60, 12, 15, Planted);
-  PackageSolver Searching(R, "root", ver("1.0.0")),
-      Pruning(R, "root", ver("1.0.0"));
-  Searching.setPruneAfter(UINT_MAX);
-  Pruning.setPruneAfter(0);
-  PackageSolveResult A = Searching.solve(), B = Pruning.solve();
+  auto [A, B] = searchAndPrune(R);
   ASSERT_TRUE(A.solved() && B.solved());
   EXPECT_GT(B.Work.Pruned, 300u);
   Solution S = solutionOf(B, "root");
