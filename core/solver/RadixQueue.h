@@ -5,17 +5,17 @@
 // pruning runs: Solver::findDead()): a radix heap (Ahuja, Mehlhorn, Orlin and
 // Tarjan, "Faster algorithms for the shortest path problem", J. ACM 37(2),
 // 1990). An item goes to the bucket of the highest bit in which its key differs
-// from the last key taken; taking the next item, where bucket 0 (the keys
-// equal to the last one) is empty, moves the lowest other bucket's items down
+// from the last key top() gave; top(), where bucket 0 (the keys equal to
+// that one) is empty, moves the lowest other bucket's items down
 // by their differences from its smallest key. Each item moves a few times at
 // most, where a binary heap sifts it through log2(n) levels on the way in and
 // on the way out, comparing whole items at each.
 //
 // Items with the same key are taken in the order of Less, so that the queue
 // takes them exactly as a binary heap ordered by (key, Less) does: bucket 0
-// is kept sorted, its smallest last. Where a key equal to the last one taken
-// is pushed (a search whose sums stop growing at a cap), the item is placed
-// in bucket 0 by that order.
+// is kept sorted, its smallest last. Where a key equal to the last one top()
+// gave is pushed (a search whose sums stop growing at a cap), the item is
+// placed in bucket 0 by that order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CUDADEPS_CORE_SOLVER_RADIXQUEUE_H
